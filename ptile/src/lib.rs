@@ -1,0 +1,1 @@
+//! Not yet implemented: this crate's issue has not come yet.

@@ -1,0 +1,351 @@
+//! The user's C file: preprocessed by the system C preprocessor, parsed by lang-c, and mapped
+//! back to original files and lines.
+//!
+//! lang-c's spans are byte offsets into the *preprocessed* text. The preprocessor's line markers
+//! (`# 12 "file.c" 1`) say where each preprocessed line came from; [`LineMap`] reads them once
+//! so that every later diagnostic can name the file and line the user wrote.
+//! `#pragma scop` / `#pragma endscop` survive preprocessing as text lines, not AST nodes, so
+//! they are found here by offset.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use lang_c::ast::TranslationUnit;
+use lang_c::span::Span;
+
+use crate::diag::{Diagnostic, Diagnostics, Loc};
+
+/// How to preprocess: what a C compiler's `-I`, `-D` and `-U` would say.
+#[derive(Debug, Clone)]
+pub struct SourceOptions {
+    pub include_dirs: Vec<PathBuf>,
+    /// `NAME` or `NAME=VALUE`.
+    pub defines: Vec<String>,
+    pub undefines: Vec<String>,
+    /// The preprocessor command (`gcc` by default; it is run with `-E`).
+    pub cpp: String,
+}
+
+impl Default for SourceOptions {
+    fn default() -> Self {
+        SourceOptions {
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+            undefines: Vec::new(),
+            cpp: "gcc".to_string(),
+        }
+    }
+}
+
+impl SourceOptions {
+    /// The arguments given to the preprocessor, in order.
+    pub fn cpp_args(&self) -> Vec<String> {
+        let mut args = vec!["-E".to_string(), "-x".to_string(), "c".to_string()];
+        for d in &self.include_dirs {
+            args.push(format!("-I{}", d.display()));
+        }
+        for d in &self.defines {
+            args.push(format!("-D{d}"));
+        }
+        for u in &self.undefines {
+            args.push(format!("-U{u}"));
+        }
+        args
+    }
+}
+
+/// A `#pragma scop` or `#pragma endscop` line of the preprocessed text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pragma {
+    pub kind: PragmaKind,
+    /// Byte offset of the line in the preprocessed text.
+    pub offset: usize,
+    pub loc: Loc,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PragmaKind {
+    Scop,
+    EndScop,
+}
+
+/// A parsed C file.
+pub struct SourceUnit {
+    /// The path as the user gave it; diagnostics use the preprocessor's spelling of it.
+    pub path: PathBuf,
+    /// The preprocessed text lang-c parsed.
+    pub text: String,
+    pub unit: TranslationUnit,
+    lines: LineMap,
+    originals: RefCell<HashMap<String, Option<Vec<String>>>>,
+}
+
+impl SourceUnit {
+    /// Preprocess and parse `path`. Errors name the file and line (the preprocessor's own
+    /// message for a missing header, lang-c's position for a syntax error).
+    pub fn load(path: &Path, opts: &SourceOptions) -> Result<SourceUnit, Diagnostics> {
+        let display = path.display().to_string();
+        if !path.is_file() {
+            return Err(
+                Diagnostic::new(Loc::new(&display, 0, None), "cannot read input file").into(),
+            );
+        }
+        let output = Command::new(&opts.cpp)
+            .args(opts.cpp_args())
+            .arg(path)
+            .output()
+            .map_err(|e| {
+                Diagnostics::one(Diagnostic::new(
+                    Loc::new(&display, 0, None),
+                    format!("cannot run the C preprocessor `{}`: {e}", opts.cpp),
+                ))
+            })?;
+        if !output.status.success() {
+            let msg = String::from_utf8_lossy(&output.stderr).trim().to_string();
+            return Err(preprocessor_diagnostics(&display, &msg));
+        }
+        let text = String::from_utf8_lossy(&output.stdout).into_owned();
+        Self::from_preprocessed(path, text)
+    }
+
+    /// Parse text that is already preprocessed (line markers included, if any).
+    pub fn from_preprocessed(path: &Path, text: String) -> Result<SourceUnit, Diagnostics> {
+        let config = lang_c::driver::Config::with_gcc();
+        let lines = LineMap::new(&text, &path.display().to_string());
+        match lang_c::driver::parse_preprocessed(&config, text) {
+            Ok(parse) => Ok(SourceUnit {
+                path: path.to_path_buf(),
+                text: parse.source,
+                unit: parse.unit,
+                lines,
+                originals: RefCell::new(HashMap::new()),
+            }),
+            Err(e) => {
+                let mut expected: Vec<_> = e.expected.iter().copied().collect();
+                expected.sort_unstable();
+                let loc = lines.loc(e.offset, None);
+                let token: String = e.source[e.offset..]
+                    .chars()
+                    .take_while(|c| !c.is_whitespace())
+                    .take(20)
+                    .collect();
+                Err(Diagnostic::new(loc, format!("syntax error at `{token}`"))
+                    .with_note(format!("expected one of: {}", expected.join(" ")))
+                    .into())
+            }
+        }
+    }
+
+    /// Where a byte offset of the preprocessed text came from.
+    pub fn loc(&self, offset: usize) -> Loc {
+        let loc = self.lines.loc(offset, None);
+        let column = self.exact_column(offset, &loc);
+        Loc { column, ..loc }
+    }
+
+    /// The location of the start of a span.
+    pub fn span_loc(&self, span: Span) -> Loc {
+        self.loc(span.start)
+    }
+
+    /// The preprocessed text of a span.
+    pub fn snippet(&self, span: Span) -> &str {
+        &self.text[span.start.min(self.text.len())..span.end.min(self.text.len())]
+    }
+
+    /// All `#pragma scop` / `#pragma endscop` lines, in order.
+    pub fn pragmas(&self) -> Vec<Pragma> {
+        let mut out = Vec::new();
+        let mut offset = 0;
+        for line in self.text.split_inclusive('\n') {
+            let t = line.trim();
+            if let Some(rest) = t.strip_prefix('#') {
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                let kind = match words.as_slice() {
+                    ["pragma", "scop", ..] => Some(PragmaKind::Scop),
+                    ["pragma", "endscop", ..] => Some(PragmaKind::EndScop),
+                    _ => None,
+                };
+                if let Some(kind) = kind {
+                    out.push(Pragma {
+                        kind,
+                        offset,
+                        loc: self.lines.loc(offset, None),
+                    });
+                }
+            }
+            offset += line.len();
+        }
+        out
+    }
+
+    /// The column is exact only if the preprocessed line equals the original one up to the
+    /// offset (no macro was expanded before it on that line).
+    fn exact_column(&self, offset: usize, loc: &Loc) -> Option<u32> {
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |p| p + 1);
+        let prefix = &self.text[line_start..offset];
+        let mut originals = self.originals.borrow_mut();
+        let lines = originals.entry(loc.file.clone()).or_insert_with(|| {
+            std::fs::read_to_string(&loc.file)
+                .ok()
+                .map(|s| s.lines().map(str::to_owned).collect())
+        });
+        let original = lines.as_ref()?.get((loc.line as usize).checked_sub(1)?)?;
+        if original.starts_with(prefix) {
+            Some(prefix.chars().count() as u32 + 1)
+        } else {
+            None
+        }
+    }
+
+    /// Line of the original file where a preprocessed offset lies (for splicing output).
+    pub fn original_line(&self, offset: usize) -> (String, u32) {
+        let l = self.lines.loc(offset, None);
+        (l.file, l.line)
+    }
+
+    /// The name the preprocessor gave the main file.
+    pub fn main_file(&self) -> &str {
+        &self.lines.main_file
+    }
+}
+
+/// Turn the preprocessor's `file:line:col: error: msg` lines into diagnostics.
+fn preprocessor_diagnostics(display: &str, stderr: &str) -> Diagnostics {
+    let mut out = Diagnostics::default();
+    for line in stderr.lines() {
+        let parts: Vec<&str> = line.splitn(4, ':').collect();
+        if parts.len() == 4 && parts[3].trim_start().starts_with("error")
+            || parts.len() == 4 && parts[3].contains("fatal error")
+        {
+            if let (Ok(l), Ok(c)) = (parts[1].trim().parse(), parts[2].trim().parse()) {
+                let msg = parts[3]
+                    .trim()
+                    .trim_start_matches("fatal error:")
+                    .trim_start_matches("error:")
+                    .trim();
+                out.push(Diagnostic::new(
+                    Loc::new(parts[0], l, Some(c)),
+                    format!("preprocessor: {msg}"),
+                ));
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(Diagnostic::new(
+            Loc::new(display, 0, None),
+            format!("the C preprocessor failed: {stderr}"),
+        ));
+    }
+    out
+}
+
+/// Preprocessed line → (original file, line), read from the line markers.
+struct LineMap {
+    /// Start offset of each preprocessed line.
+    starts: Vec<usize>,
+    /// For each preprocessed line: index into `files` and the original line number.
+    origin: Vec<(usize, u32)>,
+    files: Vec<String>,
+    main_file: String,
+}
+
+impl LineMap {
+    fn new(text: &str, fallback_file: &str) -> LineMap {
+        let mut map = LineMap {
+            starts: Vec::new(),
+            origin: Vec::new(),
+            files: vec![fallback_file.to_string()],
+            main_file: String::new(),
+        };
+        let mut file = 0usize;
+        let mut line = 1u32;
+        let mut offset = 0usize;
+        for raw_line in text.split_inclusive('\n') {
+            map.starts.push(offset);
+            offset += raw_line.len();
+            if let Some((l, f)) = parse_line_marker(raw_line) {
+                file = match map.files.iter().position(|x| *x == f) {
+                    Some(i) => i,
+                    None => {
+                        map.files.push(f.clone());
+                        map.files.len() - 1
+                    }
+                };
+                if map.main_file.is_empty() {
+                    map.main_file = f;
+                }
+                map.origin.push((file, l));
+                line = l;
+                continue;
+            }
+            map.origin.push((file, line));
+            line += 1;
+        }
+        if map.main_file.is_empty() {
+            map.main_file = fallback_file.to_string();
+        }
+        map
+    }
+
+    fn loc(&self, offset: usize, column: Option<u32>) -> Loc {
+        let idx = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let (file, line) = self.origin.get(idx).copied().unwrap_or((0, 0));
+        Loc::new(self.files[file].clone(), line, column)
+    }
+}
+
+/// `# 12 "file.c" 1 3` → (12, "file.c"); also `#line 12 "file.c"`.
+fn parse_line_marker(line: &str) -> Option<(u32, String)> {
+    let rest = line.trim_start().strip_prefix('#')?;
+    let rest = rest.trim_start();
+    let rest = rest.strip_prefix("line").unwrap_or(rest).trim_start();
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if digits.is_empty() {
+        return None;
+    }
+    let n: u32 = digits.parse().ok()?;
+    let rest = rest[digits.len()..].trim_start();
+    let quoted = rest.strip_prefix('"')?;
+    let mut name = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => name.push(chars.next()?),
+            '"' => return Some((n, name)),
+            c => name.push(c),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_markers() {
+        assert_eq!(
+            parse_line_marker("# 12 \"a.c\" 1 3\n"),
+            Some((12, "a.c".into()))
+        );
+        assert_eq!(
+            parse_line_marker("#line 7 \"x\\\"y.c\""),
+            Some((7, "x\"y.c".into()))
+        );
+        assert_eq!(parse_line_marker("#pragma scop"), None);
+        let text = "# 1 \"main.c\"\nint a;\n# 1 \"h.h\" 1\nint b;\n# 3 \"main.c\" 2\nint c;\n";
+        let m = LineMap::new(text, "main.c");
+        let off = text.find("int c").unwrap();
+        assert_eq!(m.loc(off, None), Loc::new("main.c", 3, None));
+        let off = text.find("int b").unwrap();
+        assert_eq!(m.loc(off, None), Loc::new("h.h", 1, None));
+        let off = text.find("int a").unwrap();
+        assert_eq!(m.loc(off, None), Loc::new("main.c", 1, None));
+    }
+}

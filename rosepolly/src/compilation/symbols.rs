@@ -1,0 +1,456 @@
+//! Declarations visible to a SCoP: globals, the function's parameters, and locals declared
+//! before the region, with typedefs resolved to C's arithmetic types.
+
+use std::collections::HashMap;
+
+use lang_c::ast::{self, DeclarationSpecifier, DerivedDeclarator, ExternalDeclaration};
+use lang_c::span::Node;
+
+use super::cexpr::{type_specifier_word, ExprConverter};
+use super::flowgraph::declarator_name;
+use super::source::SourceUnit;
+use crate::diag::Loc;
+use crate::model::expr::Expr;
+
+/// Where a symbol was declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Storage {
+    Global,
+    Parameter,
+    Local,
+}
+
+/// One array dimension of a declaration.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Extent {
+    /// `A[expr]` (a constant after preprocessing, or a VLA size).
+    Sized(Expr),
+    /// `A[]` or a pointer parameter.
+    Unknown,
+}
+
+/// A declared variable.
+#[derive(Debug, Clone)]
+pub struct Symbol {
+    pub name: String,
+    /// The arithmetic element type, typedefs resolved (`double`, `unsigned int`, `char`...).
+    /// `None` for structs, unions and other types a SCoP cannot use.
+    pub elem_type: Option<String>,
+    /// The type as written (typedef names kept), for messages and generated declarations.
+    pub written_type: String,
+    pub extents: Vec<Extent>,
+    pub storage: Storage,
+    pub loc: Loc,
+}
+
+impl Symbol {
+    pub fn is_integer(&self) -> bool {
+        self.extents.is_empty() && self.elem_type.as_deref().is_some_and(is_integer_type)
+    }
+    pub fn is_arithmetic(&self) -> bool {
+        self.elem_type.is_some()
+    }
+}
+
+/// True for C integer types (after typedef resolution).
+pub fn is_integer_type(t: &str) -> bool {
+    t.split_whitespace().all(|w| {
+        matches!(
+            w,
+            "char" | "short" | "int" | "long" | "signed" | "unsigned" | "_Bool"
+        )
+    })
+}
+
+/// The symbols a region can see, innermost declaration winning.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    symbols: HashMap<String, Symbol>,
+}
+
+impl Scope {
+    pub fn get(&self, name: &str) -> Option<&Symbol> {
+        self.symbols.get(name)
+    }
+
+    fn insert(&mut self, s: Symbol) {
+        self.symbols.insert(s.name.clone(), s);
+    }
+
+    /// The scope at byte offset `at` inside function `f`: globals declared before the function,
+    /// its parameters, and the locals declared in its body before `at`.
+    pub fn at(src: &SourceUnit, f: &Node<ast::FunctionDefinition>, at: usize) -> Scope {
+        let typedefs = Typedefs::collect(src, f.span.start);
+        let mut scope = Scope::default();
+        let conv = ExprConverter::new(src);
+        for ext in &src.unit.0 {
+            if ext.span.start >= f.span.start {
+                break;
+            }
+            if let ExternalDeclaration::Declaration(d) = &ext.node {
+                if !is_typedef(&d.node) {
+                    for s in declared_symbols(
+                        src,
+                        &conv,
+                        &typedefs,
+                        &d.node.specifiers,
+                        &d.node.declarators,
+                        Storage::Global,
+                    ) {
+                        scope.insert(s);
+                    }
+                }
+            }
+        }
+        for p in function_parameters(&f.node.declarator.node) {
+            if let Some(decl) = &p.node.declarator {
+                if let Some(s) = symbol(
+                    src,
+                    &conv,
+                    &typedefs,
+                    &p.node.specifiers,
+                    &decl.node,
+                    Storage::Parameter,
+                    true,
+                ) {
+                    scope.insert(s);
+                }
+            }
+        }
+        collect_locals(src, &conv, &typedefs, &f.node.statement, at, &mut scope);
+        scope
+    }
+}
+
+fn collect_locals(
+    src: &SourceUnit,
+    conv: &ExprConverter,
+    typedefs: &Typedefs,
+    s: &Node<ast::Statement>,
+    at: usize,
+    scope: &mut Scope,
+) {
+    if s.span.start >= at {
+        return;
+    }
+    match &s.node {
+        ast::Statement::Compound(items) => {
+            for item in items {
+                if item.span.start >= at {
+                    break;
+                }
+                match &item.node {
+                    ast::BlockItem::Declaration(d) if !is_typedef(&d.node) => {
+                        for sym in declared_symbols(
+                            src,
+                            conv,
+                            typedefs,
+                            &d.node.specifiers,
+                            &d.node.declarators,
+                            Storage::Local,
+                        ) {
+                            scope.insert(sym);
+                        }
+                    }
+                    ast::BlockItem::Statement(st) if st.span.end > at => {
+                        collect_locals(src, conv, typedefs, st, at, scope)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        ast::Statement::For(f) if f.span.end > at => {
+            if let ast::ForInitializer::Declaration(d) = &f.node.initializer.node {
+                for sym in declared_symbols(
+                    src,
+                    conv,
+                    typedefs,
+                    &d.node.specifiers,
+                    &d.node.declarators,
+                    Storage::Local,
+                ) {
+                    scope.insert(sym);
+                }
+            }
+            collect_locals(src, conv, typedefs, &f.node.statement, at, scope);
+        }
+        ast::Statement::If(i) => {
+            collect_locals(src, conv, typedefs, &i.node.then_statement, at, scope);
+            if let Some(e) = &i.node.else_statement {
+                collect_locals(src, conv, typedefs, e, at, scope);
+            }
+        }
+        ast::Statement::While(w) => {
+            collect_locals(src, conv, typedefs, &w.node.statement, at, scope)
+        }
+        ast::Statement::DoWhile(w) => {
+            collect_locals(src, conv, typedefs, &w.node.statement, at, scope)
+        }
+        _ => {}
+    }
+}
+
+fn is_typedef(d: &ast::Declaration) -> bool {
+    d.specifiers.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::StorageClass(sc) if sc.node == ast::StorageClassSpecifier::Typedef)
+    })
+}
+
+/// The parameters of a function declarator.
+pub fn function_parameters(d: &ast::Declarator) -> Vec<&Node<ast::ParameterDeclaration>> {
+    for derived in &d.derived {
+        if let DerivedDeclarator::Function(f) = &derived.node {
+            return f.node.parameters.iter().collect();
+        }
+    }
+    if let ast::DeclaratorKind::Declarator(inner) = &d.kind.node {
+        return function_parameters(&inner.node);
+    }
+    Vec::new()
+}
+
+/// The name of the function a definition defines.
+pub fn function_name(f: &ast::FunctionDefinition) -> String {
+    declarator_name(&f.declarator.node).unwrap_or_else(|| "<anonymous>".into())
+}
+
+fn declared_symbols(
+    src: &SourceUnit,
+    conv: &ExprConverter,
+    typedefs: &Typedefs,
+    specifiers: &[Node<DeclarationSpecifier>],
+    declarators: &[Node<ast::InitDeclarator>],
+    storage: Storage,
+) -> Vec<Symbol> {
+    declarators
+        .iter()
+        .filter_map(|d| {
+            symbol(
+                src,
+                conv,
+                typedefs,
+                specifiers,
+                &d.node.declarator.node,
+                storage,
+                false,
+            )
+        })
+        .collect()
+}
+
+fn symbol(
+    src: &SourceUnit,
+    conv: &ExprConverter,
+    typedefs: &Typedefs,
+    specifiers: &[Node<DeclarationSpecifier>],
+    d: &ast::Declarator,
+    storage: Storage,
+    is_parameter: bool,
+) -> Option<Symbol> {
+    let name = declarator_name(d)?;
+    let words = specifier_words(specifiers);
+    let written_type = words.join(" ");
+    let mut extents = Vec::new();
+    let mut is_function = false;
+    collect_extents(conv, d, &mut extents, &mut is_function);
+    if is_function {
+        return None;
+    }
+    let (elem_type, typedef_extents) = typedefs.resolve(&words);
+    extents.extend(typedef_extents);
+    // A pointer parameter (or `T p[]`) is an array of unknown extent to a SCoP.
+    if is_parameter {
+        if let Some(Extent::Unknown) = extents.first() {
+        } else if d
+            .derived
+            .iter()
+            .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+        {
+            extents.insert(0, Extent::Unknown);
+        }
+    }
+    Some(Symbol {
+        name,
+        elem_type,
+        written_type,
+        extents,
+        storage,
+        loc: src.span_loc(d.kind.span),
+    })
+}
+
+fn collect_extents(
+    conv: &ExprConverter,
+    d: &ast::Declarator,
+    out: &mut Vec<Extent>,
+    is_function: &mut bool,
+) {
+    if let ast::DeclaratorKind::Declarator(inner) = &d.kind.node {
+        collect_extents(conv, &inner.node, out, is_function);
+    }
+    for derived in &d.derived {
+        match &derived.node {
+            DerivedDeclarator::Array(a) => out.push(match &a.node.size {
+                ast::ArraySize::VariableExpression(e) | ast::ArraySize::StaticExpression(e) => {
+                    conv.expr(e).map(Extent::Sized).unwrap_or(Extent::Unknown)
+                }
+                _ => Extent::Unknown,
+            }),
+            DerivedDeclarator::Pointer(_) => {
+                if !out.is_empty() {
+                    // A pointer to arrays (`double (*A)[N]`) adds an outer unknown extent.
+                    out.insert(0, Extent::Unknown);
+                }
+            }
+            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_) => {
+                *is_function = true
+            }
+            DerivedDeclarator::Block(_) => {}
+        }
+    }
+}
+
+fn specifier_words(specifiers: &[Node<DeclarationSpecifier>]) -> Vec<String> {
+    specifiers
+        .iter()
+        .filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(ts) => {
+                Some(type_specifier_word(&ts.node).unwrap_or_else(|| "<struct>".into()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// `typedef` names declared at file scope before a point, resolved to arithmetic types.
+struct Typedefs {
+    map: HashMap<String, (Option<String>, Vec<Extent>)>,
+}
+
+impl Typedefs {
+    fn collect(src: &SourceUnit, before: usize) -> Typedefs {
+        let mut t = Typedefs {
+            map: HashMap::new(),
+        };
+        let conv = ExprConverter::new(src);
+        for ext in &src.unit.0 {
+            if ext.span.start >= before {
+                break;
+            }
+            let ExternalDeclaration::Declaration(d) = &ext.node else {
+                continue;
+            };
+            if !is_typedef(&d.node) {
+                continue;
+            }
+            let words = specifier_words(&d.node.specifiers);
+            for decl in &d.node.declarators {
+                let Some(name) = declarator_name(&decl.node.declarator.node) else {
+                    continue;
+                };
+                let mut extents = Vec::new();
+                let mut is_function = false;
+                collect_extents(
+                    &conv,
+                    &decl.node.declarator.node,
+                    &mut extents,
+                    &mut is_function,
+                );
+                let pointer = decl
+                    .node
+                    .declarator
+                    .node
+                    .derived
+                    .iter()
+                    .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)));
+                let (base, inner) = t.resolve(&words);
+                extents.extend(inner);
+                let base = if pointer || is_function { None } else { base };
+                t.map.insert(name, (base, extents));
+            }
+        }
+        t
+    }
+
+    /// The arithmetic type named by specifier words, and array extents a typedef adds.
+    fn resolve(&self, words: &[String]) -> (Option<String>, Vec<Extent>) {
+        let mut out = Vec::new();
+        let mut extents = Vec::new();
+        for w in words {
+            match w.as_str() {
+                "char" | "short" | "int" | "long" | "float" | "double" | "signed" | "unsigned"
+                | "_Bool" => out.push(w.clone()),
+                "void" | "<struct>" => return (None, extents),
+                name => match self.map.get(name) {
+                    Some((Some(base), ext)) => {
+                        out.push(base.clone());
+                        extents = ext.clone();
+                    }
+                    _ => return (None, extents),
+                },
+            }
+        }
+        if out.is_empty() {
+            return (None, extents);
+        }
+        (Some(normalize_type(&out.join(" "))), extents)
+    }
+}
+
+/// `long int` → `long`, `unsigned` → `unsigned int`, `signed int` → `int`...
+fn normalize_type(t: &str) -> String {
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let unsigned = words.contains(&"unsigned");
+    let longs = words.iter().filter(|w| **w == "long").count();
+    let base = if words.contains(&"double") {
+        return if longs > 0 {
+            "long double".into()
+        } else {
+            "double".into()
+        };
+    } else if words.contains(&"float") {
+        return "float".into();
+    } else if words.contains(&"_Bool") {
+        return "_Bool".into();
+    } else if words.contains(&"char") {
+        if unsigned {
+            return "unsigned char".into();
+        }
+        if words.contains(&"signed") {
+            return "signed char".into();
+        }
+        return "char".into();
+    } else if words.contains(&"short") {
+        "short"
+    } else if longs >= 2 {
+        "long long"
+    } else if longs == 1 {
+        "long"
+    } else {
+        "int"
+    };
+    if unsigned {
+        format!("unsigned {base}")
+    } else {
+        base.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_types() {
+        assert_eq!(normalize_type("long int"), "long");
+        assert_eq!(normalize_type("unsigned"), "unsigned int");
+        assert_eq!(
+            normalize_type("long long unsigned int"),
+            "unsigned long long"
+        );
+        assert_eq!(normalize_type("double long"), "long double");
+        assert!(is_integer_type("unsigned long"));
+        assert!(!is_integer_type("double"));
+    }
+}

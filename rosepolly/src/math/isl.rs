@@ -1,0 +1,789 @@
+//! The one safe layer over isl (through the `isl-rs` bindings).
+//!
+//! Nothing else in polyc touches `isl-rs`. This layer adds what the raw bindings lack:
+//!
+//! * **Lifetimes and threads.** Every object borrows its [`Ctx`] (`Set<'c>` cannot outlive the
+//!   context that made it) and nothing here is `Send` or `Sync`: isl is not thread-safe, while
+//!   the raw handles are plain integers that Rust would happily move between threads.
+//! * **Strings that are freed.** `isl-rs`' `to_str` leaks the C string; our `Display` frees it.
+//! * **Calls with callbacks** (`isl_set_foreach_point`) and the AST-generation calls, declared
+//!   here as `extern "C"` against the static libisl that `isl-rs` links.
+//!
+//! Naming follows isl (`Set::lexmin` is `isl_set_lexmin`), with Rust ownership doing what isl's
+//! `__isl_take` / `__isl_keep` annotations say: a method taking `self` consumes its operand, one
+//! taking `&self` borrows it. isl errors on values this crate built itself are bugs, so such
+//! calls panic with the isl message; operations whose input comes from users are fallible and
+//! say so in their signature.
+
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::fmt;
+use std::marker::PhantomData;
+
+use isl_rs as raw;
+pub use isl_rs::DimType;
+use libc_free::free_c_string;
+
+/// An isl context. Every isl object made in it borrows it.
+pub struct Ctx {
+    raw: raw::Context,
+    _not_send: PhantomData<*mut ()>,
+}
+
+impl Default for Ctx {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Ctx {
+    /// A fresh context whose errors are reported to us (not printed by isl itself).
+    pub fn new() -> Ctx {
+        let raw = raw::Context::alloc();
+        // ISL_ON_ERROR_CONTINUE = 1: isl records the error and returns NULL; isl-rs turns that
+        // into an `Err` that this layer inspects.
+        let _ = raw::Options::set_on_error(&raw, 1);
+        Ctx {
+            raw,
+            _not_send: PhantomData,
+        }
+    }
+
+    /// Bound the work of the following operations (0: unbounded); an operation that runs over
+    /// it fails instead of running for ever.
+    pub fn set_max_operations(&self, max: u64) {
+        self.raw.reset_operations();
+        self.raw.set_max_operations(max);
+    }
+
+    pub(crate) fn raw(&self) -> &raw::Context {
+        &self.raw
+    }
+}
+
+/// An error isl reported for an operation on user-derived input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("isl: {0}")]
+pub struct IslError(pub String);
+
+fn ok<T>(r: Result<T, raw::LibISLError>) -> T {
+    r.unwrap_or_else(|e| panic!("internal error in polyc's use of isl: {e}"))
+}
+
+fn fallible<T>(r: Result<T, raw::LibISLError>) -> Result<T, IslError> {
+    r.map_err(|e| IslError(e.to_string()))
+}
+
+mod libc_free {
+    use std::ffi::{c_char, c_void, CStr};
+    extern "C" {
+        fn free(p: *mut c_void);
+    }
+    /// Copy a malloc'ed C string returned by isl and free it.
+    pub(super) fn free_c_string(p: *mut c_char) -> String {
+        if p.is_null() {
+            return String::from("<null>");
+        }
+        let s = unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned();
+        unsafe { free(p as *mut c_void) };
+        s
+    }
+}
+
+extern "C" {
+    fn isl_set_to_str(p: usize) -> *mut c_char;
+    fn isl_map_to_str(p: usize) -> *mut c_char;
+    fn isl_basic_set_to_str(p: usize) -> *mut c_char;
+    fn isl_basic_map_to_str(p: usize) -> *mut c_char;
+    fn isl_union_set_to_str(p: usize) -> *mut c_char;
+    fn isl_union_map_to_str(p: usize) -> *mut c_char;
+    fn isl_val_to_str(p: usize) -> *mut c_char;
+    fn isl_pw_aff_to_str(p: usize) -> *mut c_char;
+    fn isl_aff_to_str(p: usize) -> *mut c_char;
+    fn isl_set_foreach_point(
+        set: usize,
+        f: extern "C" fn(pnt: usize, user: *mut c_void) -> c_int,
+        user: *mut c_void,
+    ) -> c_int;
+    fn isl_point_get_coordinate_val(pnt: usize, t: c_int, pos: c_int) -> usize;
+    fn isl_point_free(pnt: usize) -> usize;
+    fn isl_val_get_num_si(v: usize) -> i64;
+    fn isl_val_get_den_si(v: usize) -> i64;
+    fn isl_val_free(v: usize) -> usize;
+    fn isl_set_dim(set: usize, t: c_int) -> c_int;
+}
+
+macro_rules! isl_object {
+    ($(#[$doc:meta])* $name:ident, $raw:ident, $to_str:ident) => {
+        $(#[$doc])*
+        pub struct $name<'c> {
+            raw: raw::$raw,
+            _ctx: PhantomData<&'c Ctx>,
+        }
+
+        impl<'c> $name<'c> {
+            fn wrap(raw: raw::$raw) -> Self {
+                Self { raw, _ctx: PhantomData }
+            }
+            #[allow(dead_code)]
+            pub(crate) fn raw(&self) -> &raw::$raw {
+                &self.raw
+            }
+            #[allow(dead_code)]
+            pub(crate) fn into_raw(self) -> raw::$raw {
+                self.raw
+            }
+        }
+
+        impl Clone for $name<'_> {
+            fn clone(&self) -> Self {
+                Self::wrap(ok(self.raw.copy()))
+            }
+        }
+
+        impl fmt::Display for $name<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&free_c_string(unsafe { $to_str(self.raw.ptr) }))
+            }
+        }
+
+        impl fmt::Debug for $name<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(self, f)
+            }
+        }
+    };
+}
+
+isl_object!(
+    /// `isl_set`: a finite union of integer polyhedra over one space.
+    Set, Set, isl_set_to_str
+);
+isl_object!(
+    /// `isl_map`: a finite union of relations over one pair of spaces.
+    Map, Map, isl_map_to_str
+);
+isl_object!(
+    /// `isl_basic_set`: one convex integer polyhedron (possibly with existential variables).
+    BasicSet, BasicSet, isl_basic_set_to_str
+);
+isl_object!(
+    /// `isl_basic_map`: one convex relation.
+    BasicMap, BasicMap, isl_basic_map_to_str
+);
+isl_object!(
+    /// `isl_union_set`: sets over different spaces (one per statement, say).
+    UnionSet, UnionSet, isl_union_set_to_str
+);
+isl_object!(
+    /// `isl_union_map`: relations over different pairs of spaces.
+    UnionMap, UnionMap, isl_union_map_to_str
+);
+isl_object!(
+    /// `isl_val`: an exact rational (or infinity, NaN).
+    Val, Val, isl_val_to_str
+);
+isl_object!(
+    /// `isl_pw_aff`: a piecewise quasi-affine expression.
+    PwAff, PwAff, isl_pw_aff_to_str
+);
+isl_object!(
+    /// `isl_aff`: one quasi-affine expression.
+    Aff, Aff, isl_aff_to_str
+);
+
+/// Convert an isl-rs `i32` dimension count.
+fn count(n: i32) -> usize {
+    usize::try_from(n).expect("isl returned a negative count")
+}
+
+impl<'c> Val<'c> {
+    pub fn int(ctx: &'c Ctx, v: i64) -> Val<'c> {
+        Val::wrap(ok(raw::Val::int_from_si(ctx.raw(), v)))
+    }
+    /// The value as an integer; `None` when it is not one (a rational, infinity, NaN) or does
+    /// not fit.
+    pub fn to_i64(&self) -> Option<i64> {
+        if !ok(self.raw.is_int()) {
+            return None;
+        }
+        let s = self.to_string();
+        s.parse().ok()
+    }
+    /// Numerator and denominator of a rational value.
+    pub fn to_ratio(&self) -> Option<(i64, i64)> {
+        if ok(self.raw.is_nan()) || ok(self.raw.is_infty()) || ok(self.raw.is_neginfty()) {
+            return None;
+        }
+        let s = self.to_string();
+        match s.split_once('/') {
+            Some((n, d)) => Some((n.parse().ok()?, d.parse().ok()?)),
+            None => Some((s.parse().ok()?, 1)),
+        }
+    }
+    pub fn is_infinite(&self) -> bool {
+        ok(self.raw.is_infty()) || ok(self.raw.is_neginfty())
+    }
+}
+
+impl<'c> Set<'c> {
+    /// Parse isl's textual notation. Fails (with isl's message) on malformed text.
+    pub fn parse(ctx: &'c Ctx, text: &str) -> Result<Set<'c>, IslError> {
+        let r = fallible(raw::Set::read_from_str(ctx.raw(), text))?;
+        if r.ptr == 0 {
+            return Err(IslError(format!("cannot parse set `{text}`")));
+        }
+        Ok(Set::wrap(r))
+    }
+    pub fn from_basic_set(b: BasicSet<'c>) -> Set<'c> {
+        Set::wrap(ok(raw::Set::from_basic_set(b.raw)))
+    }
+    pub fn intersect(self, other: Set<'c>) -> Set<'c> {
+        Set::wrap(ok(self.raw.intersect(other.raw)))
+    }
+    pub fn intersect_params(self, params: Set<'c>) -> Set<'c> {
+        Set::wrap(ok(self.raw.intersect_params(params.raw)))
+    }
+    pub fn union(self, other: Set<'c>) -> Set<'c> {
+        Set::wrap(ok(self.raw.union(other.raw)))
+    }
+    pub fn subtract(self, other: Set<'c>) -> Set<'c> {
+        Set::wrap(ok(self.raw.subtract(other.raw)))
+    }
+    pub fn complement(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.complement()))
+    }
+    pub fn apply(self, map: Map<'c>) -> Set<'c> {
+        Set::wrap(ok(self.raw.apply(map.raw)))
+    }
+    pub fn coalesce(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.coalesce()))
+    }
+    pub fn detect_equalities(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.detect_equalities()))
+    }
+    pub fn remove_redundancies(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.remove_redundancies()))
+    }
+    pub fn params(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.params()))
+    }
+    pub fn gist_params(self, context: Set<'c>) -> Set<'c> {
+        Set::wrap(ok(self.raw.gist_params(context.raw)))
+    }
+    pub fn gist(self, context: Set<'c>) -> Set<'c> {
+        Set::wrap(ok(self.raw.gist(context.raw)))
+    }
+    pub fn is_empty(&self) -> bool {
+        ok(self.raw.is_empty())
+    }
+    pub fn is_subset(&self, other: &Set<'c>) -> bool {
+        ok(self.raw.is_subset(&other.raw))
+    }
+    pub fn is_equal(&self, other: &Set<'c>) -> bool {
+        ok(self.raw.is_equal(&other.raw))
+    }
+    pub fn is_bounded(&self) -> bool {
+        ok(self.raw.is_bounded())
+    }
+    /// Number of dimensions of the given kind (`Param`, `Set`, `Div`).
+    pub fn dim(&self, t: DimType) -> usize {
+        // isl_set_dim takes `enum isl_dim_type`; isl-rs maps `DimType` to the same integers.
+        count(unsafe { isl_set_dim(self.raw.ptr, t.to_i32()) })
+    }
+    pub fn dim_name(&self, t: DimType, pos: usize) -> Option<String> {
+        self.raw.get_dim_name(t, pos as u32).ok().map(str::to_owned)
+    }
+    pub fn tuple_name(&self) -> Option<String> {
+        if !ok(self.raw.has_tuple_name()) {
+            return None;
+        }
+        self.raw.get_tuple_name().ok().map(str::to_owned)
+    }
+    pub fn set_tuple_name(self, name: &str) -> Set<'c> {
+        Set::wrap(ok(self.raw.set_tuple_name(name)))
+    }
+    pub fn set_dim_name(self, t: DimType, pos: usize, name: &str) -> Set<'c> {
+        Set::wrap(ok(self.raw.set_dim_name(t, pos as u32, name)))
+    }
+    pub fn find_dim_by_name(&self, t: DimType, name: &str) -> Option<usize> {
+        let p = ok(self.raw.find_dim_by_name(t, name));
+        usize::try_from(p).ok()
+    }
+    /// Fix dimension `pos` of kind `t` to `v`.
+    pub fn fix(self, t: DimType, pos: usize, v: i64) -> Set<'c> {
+        let val = ok(raw::Val::int_from_si(&self.raw.get_ctx(), v));
+        Set::wrap(ok(self.raw.fix_val(t, pos as u32, val)))
+    }
+    pub fn project_out(self, t: DimType, first: usize, n: usize) -> Set<'c> {
+        Set::wrap(ok(self.raw.project_out(t, first as u32, n as u32)))
+    }
+    pub fn insert_dims(self, t: DimType, pos: usize, n: usize) -> Set<'c> {
+        Set::wrap(ok(self.raw.insert_dims(t, pos as u32, n as u32)))
+    }
+    pub fn add_dims(self, t: DimType, n: usize) -> Set<'c> {
+        Set::wrap(ok(self.raw.add_dims(t, n as u32)))
+    }
+    pub fn lexmin(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.lexmin()))
+    }
+    pub fn lexmax(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.lexmax()))
+    }
+    /// Lexicographic minimum, failing instead of panicking when isl runs out of its operation
+    /// budget ([`Ctx::set_max_operations`]).
+    pub fn try_lexmin(self) -> Result<Set<'c>, IslError> {
+        Ok(Set::wrap(fallible(self.raw.lexmin())?))
+    }
+    pub fn convex_hull(self) -> BasicSet<'c> {
+        BasicSet::wrap(ok(self.raw.convex_hull()))
+    }
+    pub fn simple_hull(self) -> BasicSet<'c> {
+        BasicSet::wrap(ok(self.raw.simple_hull()))
+    }
+    pub fn polyhedral_hull(self) -> BasicSet<'c> {
+        BasicSet::wrap(ok(self.raw.polyhedral_hull()))
+    }
+    pub fn affine_hull(self) -> BasicSet<'c> {
+        BasicSet::wrap(ok(self.raw.affine_hull()))
+    }
+    /// The set of coefficients `(c0, c_params, c_dims)` of every affine form that is
+    /// non-negative on the whole set (Farkas' lemma, computed by isl).
+    pub fn coefficients(self) -> BasicSet<'c> {
+        BasicSet::wrap(ok(self.raw.coefficients()))
+    }
+    /// Smallest value of dimension `pos` over the set, as a piecewise expression of the
+    /// parameters.
+    pub fn dim_min(self, pos: usize) -> PwAff<'c> {
+        PwAff::wrap(ok(self.raw.dim_min(pos as i32)))
+    }
+    pub fn dim_max(self, pos: usize) -> PwAff<'c> {
+        PwAff::wrap(ok(self.raw.dim_max(pos as i32)))
+    }
+    pub fn unwrap(self) -> Map<'c> {
+        Map::wrap(ok(self.raw.unwrap()))
+    }
+    pub fn identity(self) -> Map<'c> {
+        Map::wrap(ok(self.raw.identity()))
+    }
+    /// The number of points of a bounded set without parameters.
+    pub fn count(&self) -> Option<u64> {
+        let v = Val::wrap(ok(self.raw.count_val()));
+        v.to_i64().and_then(|n| u64::try_from(n).ok())
+    }
+    pub fn basic_sets(&self) -> Vec<BasicSet<'c>> {
+        let list = ok(self.raw.get_basic_set_list());
+        (0..ok(list.size()))
+            .map(|i| BasicSet::wrap(ok(list.get_at(i))))
+            .collect()
+    }
+    pub fn to_union_set(self) -> UnionSet<'c> {
+        UnionSet::wrap(ok(self.raw.to_union_set()))
+    }
+    /// Every integer point of a bounded, parameter-free set, as coordinates of its set
+    /// dimensions, in lexicographic order.
+    pub fn points(&self) -> Vec<Vec<i64>> {
+        let n = self.dim(DimType::Set);
+        let mut out: Vec<Vec<i64>> = Vec::new();
+        let mut state = (n, &mut out);
+        extern "C" fn visit(pnt: usize, user: *mut c_void) -> c_int {
+            let (n, out) = unsafe { &mut *(user as *mut (usize, &mut Vec<Vec<i64>>)) };
+            let mut coords = Vec::with_capacity(*n);
+            for i in 0..*n {
+                // isl_dim_set == 3
+                let v = unsafe { isl_point_get_coordinate_val(pnt, 3, i as c_int) };
+                let (num, den) = unsafe { (isl_val_get_num_si(v), isl_val_get_den_si(v)) };
+                unsafe { isl_val_free(v) };
+                debug_assert_eq!(den, 1);
+                coords.push(num);
+            }
+            out.push(coords);
+            unsafe { isl_point_free(pnt) };
+            0
+        }
+        let copy = ok(self.raw.copy());
+        let r =
+            unsafe { isl_set_foreach_point(copy.ptr, visit, &mut state as *mut _ as *mut c_void) };
+        drop(copy);
+        assert!(r == 0, "isl_set_foreach_point failed (unbounded set?)");
+        out.sort_unstable();
+        out
+    }
+}
+
+impl<'c> BasicSet<'c> {
+    pub fn parse(ctx: &'c Ctx, text: &str) -> Result<BasicSet<'c>, IslError> {
+        let r = fallible(raw::BasicSet::read_from_str(ctx.raw(), text))?;
+        if r.ptr == 0 {
+            return Err(IslError(format!("cannot parse basic set `{text}`")));
+        }
+        Ok(BasicSet::wrap(r))
+    }
+    pub fn to_set(self) -> Set<'c> {
+        Set::from_basic_set(self)
+    }
+    pub fn is_empty(&self) -> bool {
+        ok(self.raw.is_empty())
+    }
+    pub fn intersect(self, other: BasicSet<'c>) -> BasicSet<'c> {
+        BasicSet::wrap(ok(self.raw.intersect(other.raw)))
+    }
+    pub fn dim(&self, t: DimType) -> usize {
+        count(ok(self.raw.dim(t)))
+    }
+    /// The rows `[eq | ineq]` of the constraints in column order params, set dims, divs,
+    /// constant (the "simple matrix" layout of the thesis, §5.6).
+    pub fn constraint_rows(&self) -> (Vec<Vec<i64>>, Vec<Vec<i64>>) {
+        let order = || (DimType::Param, DimType::Set, DimType::Div, DimType::Cst);
+        let (a, b, c, d) = order();
+        let eq = ok(self.raw.equalities_matrix(a, b, c, d));
+        let (a, b, c, d) = order();
+        let ineq = ok(self.raw.inequalities_matrix(a, b, c, d));
+        (mat_rows(&eq), mat_rows(&ineq))
+    }
+    pub fn lexmin(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.lexmin()))
+    }
+    pub fn sample_point(self) -> Option<Vec<i64>> {
+        let s = self.to_set();
+        if s.is_empty() {
+            return None;
+        }
+        let p = ok(s.raw.sample_point());
+        let n = count(ok(ok(p.get_space()).dim(DimType::Set)));
+        Some(
+            (0..n)
+                .map(|i| {
+                    let v = Val::wrap(ok(p.get_coordinate_val(DimType::Set, i as i32)));
+                    v.to_i64().expect("integer point")
+                })
+                .collect(),
+        )
+    }
+}
+
+fn mat_rows(m: &raw::Mat) -> Vec<Vec<i64>> {
+    let (r, c) = (ok(m.rows()), ok(m.cols()));
+    (0..r)
+        .map(|i| {
+            (0..c)
+                .map(|j| {
+                    let v = Val::wrap(ok(m.get_element_val(i, j)));
+                    v.to_i64().expect("constraint coefficients fit in i64")
+                })
+                .collect()
+        })
+        .collect()
+}
+
+impl<'c> Map<'c> {
+    pub fn parse(ctx: &'c Ctx, text: &str) -> Result<Map<'c>, IslError> {
+        let r = fallible(raw::Map::read_from_str(ctx.raw(), text))?;
+        if r.ptr == 0 {
+            return Err(IslError(format!("cannot parse map `{text}`")));
+        }
+        Ok(Map::wrap(r))
+    }
+    pub fn from_basic_map(b: BasicMap<'c>) -> Map<'c> {
+        Map::wrap(ok(raw::Map::from_basic_map(b.raw)))
+    }
+    pub fn from_domain_and_range(domain: Set<'c>, range: Set<'c>) -> Map<'c> {
+        Map::wrap(ok(raw::Map::from_domain_and_range(domain.raw, range.raw)))
+    }
+    pub fn intersect(self, other: Map<'c>) -> Map<'c> {
+        Map::wrap(ok(self.raw.intersect(other.raw)))
+    }
+    pub fn intersect_domain(self, set: Set<'c>) -> Map<'c> {
+        Map::wrap(ok(self.raw.intersect_domain(set.raw)))
+    }
+    pub fn intersect_range(self, set: Set<'c>) -> Map<'c> {
+        Map::wrap(ok(self.raw.intersect_range(set.raw)))
+    }
+    pub fn intersect_params(self, params: Set<'c>) -> Map<'c> {
+        Map::wrap(ok(self.raw.intersect_params(params.raw)))
+    }
+    pub fn union(self, other: Map<'c>) -> Map<'c> {
+        Map::wrap(ok(self.raw.union(other.raw)))
+    }
+    pub fn subtract(self, other: Map<'c>) -> Map<'c> {
+        Map::wrap(ok(self.raw.subtract(other.raw)))
+    }
+    pub fn apply_range(self, other: Map<'c>) -> Map<'c> {
+        Map::wrap(ok(self.raw.apply_range(other.raw)))
+    }
+    pub fn apply_domain(self, other: Map<'c>) -> Map<'c> {
+        Map::wrap(ok(self.raw.apply_domain(other.raw)))
+    }
+    pub fn reverse(self) -> Map<'c> {
+        Map::wrap(ok(self.raw.reverse()))
+    }
+    pub fn domain(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.domain()))
+    }
+    pub fn range(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.range()))
+    }
+    pub fn wrap_set(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.wrap()))
+    }
+    pub fn deltas(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.deltas()))
+    }
+    pub fn coalesce(self) -> Map<'c> {
+        Map::wrap(ok(self.raw.coalesce()))
+    }
+    pub fn detect_equalities(self) -> Map<'c> {
+        Map::wrap(ok(self.raw.detect_equalities()))
+    }
+    pub fn remove_redundancies(self) -> Map<'c> {
+        Map::wrap(ok(self.raw.remove_redundancies()))
+    }
+    pub fn lexmin(self) -> Map<'c> {
+        Map::wrap(ok(self.raw.lexmin()))
+    }
+    pub fn lexmax(self) -> Map<'c> {
+        Map::wrap(ok(self.raw.lexmax()))
+    }
+    pub fn is_empty(&self) -> bool {
+        ok(self.raw.is_empty())
+    }
+    pub fn is_subset(&self, other: &Map<'c>) -> bool {
+        ok(self.raw.is_subset(&other.raw))
+    }
+    pub fn is_equal(&self, other: &Map<'c>) -> bool {
+        ok(self.raw.is_equal(&other.raw))
+    }
+    pub fn dim(&self, t: DimType) -> usize {
+        count(ok(self.raw.dim(t)))
+    }
+    pub fn dim_name(&self, t: DimType, pos: usize) -> Option<String> {
+        self.raw.get_dim_name(t, pos as u32).ok().map(str::to_owned)
+    }
+    pub fn in_tuple_name(&self) -> Option<String> {
+        if !ok(self.raw.has_tuple_name(DimType::In)) {
+            return None;
+        }
+        self.raw.get_tuple_name(DimType::In).ok().map(str::to_owned)
+    }
+    pub fn out_tuple_name(&self) -> Option<String> {
+        if !ok(self.raw.has_tuple_name(DimType::Out)) {
+            return None;
+        }
+        self.raw
+            .get_tuple_name(DimType::Out)
+            .ok()
+            .map(str::to_owned)
+    }
+    pub fn set_tuple_name(self, t: DimType, name: &str) -> Map<'c> {
+        Map::wrap(ok(self.raw.set_tuple_name(t, name)))
+    }
+    pub fn fix(self, t: DimType, pos: usize, v: i64) -> Map<'c> {
+        let val = ok(raw::Val::int_from_si(&self.raw.get_ctx(), v));
+        Map::wrap(ok(self.raw.fix_val(t, pos as u32, val)))
+    }
+    pub fn project_out(self, t: DimType, first: usize, n: usize) -> Map<'c> {
+        Map::wrap(ok(self.raw.project_out(t, first as u32, n as u32)))
+    }
+    pub fn insert_dims(self, t: DimType, pos: usize, n: usize) -> Map<'c> {
+        Map::wrap(ok(self.raw.insert_dims(t, pos as u32, n as u32)))
+    }
+    pub fn basic_maps(&self) -> Vec<BasicMap<'c>> {
+        let list = ok(self.raw.get_basic_map_list());
+        (0..ok(list.size()))
+            .map(|i| BasicMap::wrap(ok(list.get_at(i))))
+            .collect()
+    }
+    pub fn to_union_map(self) -> UnionMap<'c> {
+        UnionMap::wrap(ok(self.raw.to_union_map()))
+    }
+    /// `{ x -> y : x ≺ y }` over this map's space, with the first `n` output dimensions
+    /// compared (isl_map_lex_lt_first on a set space).
+    pub fn lex_lt_first(space_of: &Set<'c>, n: usize) -> Map<'c> {
+        let space = ok(space_of.raw.get_space());
+        Map::wrap(ok(raw::Map::lex_lt_first(space, n as u32)))
+    }
+}
+
+impl<'c> BasicMap<'c> {
+    pub fn to_map(self) -> Map<'c> {
+        Map::from_basic_map(self)
+    }
+    pub fn wrap_set(self) -> BasicSet<'c> {
+        BasicSet::wrap(ok(self.raw.wrap()))
+    }
+    pub fn is_empty(&self) -> bool {
+        ok(self.raw.is_empty())
+    }
+    pub fn dim(&self, t: DimType) -> usize {
+        count(ok(self.raw.dim(t)))
+    }
+}
+
+impl<'c> UnionSet<'c> {
+    pub fn parse(ctx: &'c Ctx, text: &str) -> Result<UnionSet<'c>, IslError> {
+        let r = fallible(raw::UnionSet::read_from_str(ctx.raw(), text))?;
+        if r.ptr == 0 {
+            return Err(IslError(format!("cannot parse union set `{text}`")));
+        }
+        Ok(UnionSet::wrap(r))
+    }
+    pub fn empty(ctx: &'c Ctx) -> UnionSet<'c> {
+        UnionSet::wrap(ok(raw::UnionSet::empty_ctx(ctx.raw())))
+    }
+    pub fn union(self, other: UnionSet<'c>) -> UnionSet<'c> {
+        UnionSet::wrap(ok(self.raw.union(other.raw)))
+    }
+    pub fn add_set(self, set: Set<'c>) -> UnionSet<'c> {
+        UnionSet::wrap(ok(self.raw.add_set(set.raw)))
+    }
+    pub fn is_empty(&self) -> bool {
+        ok(self.raw.is_empty())
+    }
+    pub fn sets(&self) -> Vec<Set<'c>> {
+        let list = ok(self.raw.get_set_list());
+        (0..ok(list.size()))
+            .map(|i| Set::wrap(ok(list.get_at(i))))
+            .collect()
+    }
+}
+
+impl<'c> UnionMap<'c> {
+    pub fn parse(ctx: &'c Ctx, text: &str) -> Result<UnionMap<'c>, IslError> {
+        let r = fallible(raw::UnionMap::read_from_str(ctx.raw(), text))?;
+        if r.ptr == 0 {
+            return Err(IslError(format!("cannot parse union map `{text}`")));
+        }
+        Ok(UnionMap::wrap(r))
+    }
+    pub fn empty(ctx: &'c Ctx) -> UnionMap<'c> {
+        UnionMap::wrap(ok(raw::UnionMap::empty_ctx(ctx.raw())))
+    }
+    pub fn union(self, other: UnionMap<'c>) -> UnionMap<'c> {
+        UnionMap::wrap(ok(self.raw.union(other.raw)))
+    }
+    pub fn add_map(self, map: Map<'c>) -> UnionMap<'c> {
+        UnionMap::wrap(ok(self.raw.add_map(map.raw)))
+    }
+    pub fn subtract(self, other: UnionMap<'c>) -> UnionMap<'c> {
+        UnionMap::wrap(ok(self.raw.subtract(other.raw)))
+    }
+    pub fn intersect(self, other: UnionMap<'c>) -> UnionMap<'c> {
+        UnionMap::wrap(ok(self.raw.intersect(other.raw)))
+    }
+    pub fn apply_range(self, other: UnionMap<'c>) -> UnionMap<'c> {
+        UnionMap::wrap(ok(self.raw.apply_range(other.raw)))
+    }
+    pub fn reverse(self) -> UnionMap<'c> {
+        UnionMap::wrap(ok(self.raw.reverse()))
+    }
+    pub fn coalesce(self) -> UnionMap<'c> {
+        UnionMap::wrap(ok(self.raw.coalesce()))
+    }
+    pub fn is_empty(&self) -> bool {
+        ok(self.raw.is_empty())
+    }
+    pub fn maps(&self) -> Vec<Map<'c>> {
+        let list = ok(self.raw.get_map_list());
+        (0..ok(list.size()))
+            .map(|i| Map::wrap(ok(list.get_at(i))))
+            .collect()
+    }
+}
+
+/// The inputs of isl's array dataflow analysis (`isl_union_access_info`).
+pub struct Dataflow<'c> {
+    /// Sink accesses: statement instance → array element.
+    pub sink: UnionMap<'c>,
+    /// Writes that certainly happen and kill older values.
+    pub must_source: UnionMap<'c>,
+    /// Accesses that may be sources but kill nothing.
+    pub may_source: UnionMap<'c>,
+    /// The original execution order: statement instance → time vector.
+    pub schedule: UnionMap<'c>,
+}
+
+/// What `isl_union_access_info_compute_flow` found.
+pub struct FlowResult<'c> {
+    /// Source instance → sink instance, for sources that are certainly the last writer.
+    pub must_dependence: UnionMap<'c>,
+    /// All possible source → sink pairs (a superset of `must_dependence`).
+    pub may_dependence: UnionMap<'c>,
+}
+
+impl<'c> Dataflow<'c> {
+    pub fn compute(self) -> FlowResult<'c> {
+        let info = ok(raw::UnionAccessInfo::from_sink(self.sink.raw));
+        let info = ok(info.set_must_source(self.must_source.raw));
+        let info = ok(info.set_may_source(self.may_source.raw));
+        let info = ok(info.set_schedule_map(self.schedule.raw));
+        let flow = ok(info.compute_flow());
+        FlowResult {
+            must_dependence: UnionMap::wrap(ok(flow.get_must_dependence())),
+            may_dependence: UnionMap::wrap(ok(flow.get_may_dependence())),
+        }
+    }
+}
+
+/// Build a C string for isl calls that take names; names with NUL bytes never reach here.
+#[allow(dead_code)]
+fn c_string(s: &str) -> CString {
+    CString::new(s).expect("names never contain NUL")
+}
+
+#[allow(dead_code)]
+fn c_str_to_string(p: *const c_char) -> String {
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_print_and_points() {
+        let ctx = Ctx::new();
+        let s = Set::parse(&ctx, "{ S[i, j] : 0 <= i < 3 and 0 <= j <= i }").unwrap();
+        assert_eq!(s.count(), Some(6));
+        let pts = s.points();
+        assert_eq!(pts.len(), 6);
+        assert!(pts.contains(&vec![2, 1]));
+        assert!(s.to_string().contains("S[i, j]"));
+    }
+
+    #[test]
+    fn parse_errors_are_values() {
+        let ctx = Ctx::new();
+        assert!(Set::parse(&ctx, "{ S[i] : i <= }").is_err());
+    }
+
+    #[test]
+    fn extended_affine_syntax() {
+        let ctx = Ctx::new();
+        let s = Set::parse(
+            &ctx,
+            "[n] -> { S[i, j] : 0 <= i < n and max(0, i - 2) <= j <= min(n - 1, floor((i + 1)/2)) \
+             and (i mod 2) = 0 and ((i > 3 and j <= i) or (not (i > 3) and j <= 3)) }",
+        )
+        .unwrap();
+        let s = s.fix(DimType::Param, 0, 6);
+        assert_eq!(
+            s.points(),
+            vec![vec![0, 0], vec![2, 0], vec![2, 1], vec![4, 2]]
+        );
+    }
+
+    #[test]
+    fn coefficients_is_farkas() {
+        let ctx = Ctx::new();
+        let s = Set::parse(&ctx, "{ [i] : 0 <= i <= 10 }").unwrap();
+        let (eq, ineq) = s.coefficients().constraint_rows();
+        // Columns: c_cst, c_i, constant. The affine form c_cst + c_i*i is valid on [0,10]
+        // exactly when c_cst >= 0 and c_cst + 10 c_i >= 0.
+        let holds = |c: [i64; 2]| {
+            eq.iter().all(|r| r[0] * c[0] + r[1] * c[1] + r[2] == 0)
+                && ineq.iter().all(|r| r[0] * c[0] + r[1] * c[1] + r[2] >= 0)
+        };
+        assert!(holds([0, 1]), "i >= 0");
+        assert!(holds([10, -1]), "10 - i >= 0");
+        assert!(!holds([-1, 1]), "i - 1 >= 0 is not valid at i = 0");
+    }
+}

@@ -1,0 +1,242 @@
+//! Layer 2 of RosePolly (thesis §5.5): the polyhedral model of a SCoP.
+//!
+//! A [`Scop`] holds its statements (each with domain, original schedule and access patterns),
+//! the dependences between statement instances, and a symbol table of [`Datum`]s. Everything
+//! polyhedral is a layer-3 object ([`Domain`], [`Map`]) and borrows the isl context `'c`.
+
+pub mod affine;
+pub mod expr;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::compilation::flowgraph::{CondId, FlowGraph, LoopId, StmtId};
+use crate::diag::Loc;
+use crate::math::{Domain, Map};
+use affine::{Affine, AffineCond};
+use expr::Expr;
+
+/// One SCoP: a `#pragma scop` region (or an automatically detected one).
+pub struct Scop<'c> {
+    /// Position among the SCoPs of the file, from 0.
+    pub id: usize,
+    /// The function that contains the region.
+    pub function: String,
+    pub region: Region,
+    /// Problem-size parameters: integer symbols the region reads but never writes, in order of
+    /// first use.
+    pub params: Vec<String>,
+    pub statements: Vec<Statement<'c>>,
+    pub symbols: SymbolTable<'c>,
+    pub dependences: Vec<Dependence<'c>>,
+    /// The region's syntax, and what the extraction policy made of its loops and conditions.
+    pub flow: FlowGraph,
+    pub loops: Vec<AffineLoop>,
+    pub conditions: Vec<AffineCond>,
+    /// isl names of parameters, iterators and arrays (C names that collide with isl's keywords
+    /// are renamed).
+    pub names: IslNames,
+}
+
+/// Where a SCoP is in the user's file.
+#[derive(Debug, Clone, Serialize)]
+pub struct Region {
+    /// The `#pragma scop` line, or the first line of a detected region.
+    pub start: Loc,
+    /// The `#pragma endscop` line, or the last line of a detected region.
+    pub end: Loc,
+    /// Byte offsets of the region in the preprocessed text.
+    pub start_offset: usize,
+    pub end_offset: usize,
+    /// Whether the region was marked with pragmas (false: found by `--auto-scop`).
+    pub marked: bool,
+}
+
+/// A loop as the model sees it: `for (it = init; cond; it += stride)`.
+#[derive(Debug, Clone, Serialize)]
+pub struct AffineLoop {
+    pub iterator: String,
+    pub init: Affine,
+    /// The loop condition; a conjunction of bounds on the iterator in the loop's direction.
+    pub cond: AffineCond,
+    /// Non-zero; negative for loops counting down.
+    pub stride: i64,
+    pub loc: Loc,
+}
+
+/// A SCoP statement.
+pub struct Statement<'c> {
+    pub id: usize,
+    /// `S0`, `S1`... in textual order.
+    pub name: String,
+    pub loc: Loc,
+    /// The statement as written (after preprocessing).
+    pub text: String,
+    /// What it computes.
+    pub body: Expr,
+    /// Enclosing loops' iterators, outermost first.
+    pub iterators: Vec<String>,
+    /// Enclosing loops (ids into [`Scop::loops`]), outermost first.
+    pub loops: Vec<LoopId>,
+    /// The FlowGraph node of the statement.
+    pub flow_id: StmtId,
+    pub domain: Domain<'c>,
+    /// The original execution order: the statement instance → `(β0, i0, β1, i1, ..., βd)`,
+    /// padded with zeros to the deepest statement (β are textual positions).
+    pub schedule: Map<'c>,
+    /// Textual position at each depth (the β of the schedule).
+    pub beta: Vec<usize>,
+    pub accesses: Vec<AccessPattern<'c>>,
+}
+
+impl Statement<'_> {
+    pub fn depth(&self) -> usize {
+        self.iterators.len()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AccessKind {
+    Read,
+    Write,
+}
+
+/// One array (or scalar) reference of a statement.
+#[derive(Clone)]
+pub struct AccessPattern<'c> {
+    pub datum: String,
+    pub kind: AccessKind,
+    pub subscripts: Vec<Affine>,
+    /// Statement instance → array element.
+    pub relation: Map<'c>,
+}
+
+/// Flow (read after write), anti (write after read) or output (write after write).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DepKind {
+    Flow,
+    Anti,
+    Output,
+}
+
+/// Instances of `sink` that depend on instances of `source` through one datum.
+#[derive(Clone)]
+pub struct Dependence<'c> {
+    pub kind: DepKind,
+    pub source: usize,
+    pub sink: usize,
+    pub datum: String,
+    /// Source instance → sink instance.
+    pub relation: Map<'c>,
+}
+
+/// The symbol table: every array and scalar the SCoP touches.
+#[derive(Default)]
+pub struct SymbolTable<'c> {
+    pub data: BTreeMap<String, Datum<'c>>,
+}
+
+impl<'c> SymbolTable<'c> {
+    pub fn get(&self, name: &str) -> Option<&Datum<'c>> {
+        self.data.get(name)
+    }
+}
+
+/// An array or scalar of the SCoP (thesis §5.5).
+pub struct Datum<'c> {
+    pub name: String,
+    /// Arithmetic element type with typedefs resolved (`double`, `int`, `char`...).
+    pub elem_type: String,
+    /// The type as the user wrote it (typedef names kept).
+    pub written_type: String,
+    /// One entry per dimension; `None` where the declaration does not say (`double *p`).
+    /// Scalars have none.
+    pub extents: Vec<Option<Affine>>,
+    pub read: bool,
+    pub written: bool,
+    /// Every element the SCoP accesses (union of the access images), as a set over the array's
+    /// dimensions and the parameters.
+    pub footprint: Domain<'c>,
+    pub storage: crate::compilation::symbols::Storage,
+    pub declared_at: Loc,
+}
+
+impl Datum<'_> {
+    pub fn is_scalar(&self) -> bool {
+        self.extents.is_empty()
+    }
+}
+
+/// C names → names safe in isl's textual notation.
+#[derive(Debug, Clone, Default)]
+pub struct IslNames {
+    map: BTreeMap<String, String>,
+}
+
+/// Words isl's parser reserves (case-insensitively).
+const ISL_KEYWORDS: &[&str] = &[
+    "exists", "and", "or", "implies", "not", "infty", "nan", "min", "max", "rat", "true", "false",
+    "floord", "mod", "ceil", "floor", "ceild", "domain", "range", "params", "mode",
+];
+
+impl IslNames {
+    /// The isl name of a C name, allocated on first use.
+    pub fn name(&mut self, c_name: &str) -> String {
+        self.name_with_key(c_name, c_name)
+    }
+
+    /// A name for something that is not a C variable (a statement, an array tuple), under its
+    /// own key so that it cannot be confused with a variable of the same spelling.
+    pub fn name_with_key(&mut self, key: &str, preferred: &str) -> String {
+        if let Some(n) = self.map.get(key) {
+            return n.clone();
+        }
+        let mut candidate = preferred.to_string();
+        while ISL_KEYWORDS.contains(&candidate.to_ascii_lowercase().as_str())
+            || self.map.values().any(|v| *v == candidate)
+        {
+            candidate.push('_');
+        }
+        self.map.insert(key.to_string(), candidate.clone());
+        candidate
+    }
+
+    /// The isl name of a C name already allocated (the C name itself otherwise).
+    pub fn get(&self, c_name: &str) -> String {
+        self.map
+            .get(c_name)
+            .cloned()
+            .unwrap_or_else(|| c_name.to_string())
+    }
+}
+
+impl<'c> Scop<'c> {
+    pub fn statement(&self, name: &str) -> Option<&Statement<'c>> {
+        self.statements.iter().find(|s| s.name == name)
+    }
+
+    /// The deepest loop nesting of any statement.
+    pub fn max_depth(&self) -> usize {
+        self.statements
+            .iter()
+            .map(Statement::depth)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The isl parameter prefix `[n, m] -> ` of this SCoP (empty without parameters).
+    pub fn isl_params(&self) -> String {
+        if self.params.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<String> = self.params.iter().map(|p| self.names.get(p)).collect();
+            format!("[{}] -> ", names.join(", "))
+        }
+    }
+}
+
+/// `CondId` is re-exported for users of [`Scop::conditions`].
+pub type ConditionId = CondId;
