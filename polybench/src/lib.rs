@@ -1,1 +1,104 @@
-//! Not yet implemented: this crate's issue has not come yet.
+//! polyc's own kernel suite in PolyBench/C form, and the harness that drives any suite of
+//! that form (ours under `suite/`, or a user's PolyBench/C checkout).
+//!
+//! A suite is a directory with `utilities/polybench.h`, `utilities/polybench.c`,
+//! `utilities/benchmark_list` (one kernel `.c` path per line, relative to the suite root), and
+//! one directory per kernel holding `<name>.c` and `<name>.h`.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// One kernel of a suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kernel {
+    /// `gemm`, `jacobi-2d`...
+    pub name: String,
+    /// `linear-algebra/blas`, `stencils`...
+    pub category: String,
+    /// The kernel's `.c` file.
+    pub source: PathBuf,
+}
+
+/// The datasets of PolyBench, smallest first.
+pub const DATASETS: [&str; 5] = ["MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE"];
+
+/// The root of polyc's own suite.
+pub fn suite_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("suite")
+}
+
+/// The kernels of polyc's own suite.
+pub fn kernels() -> Vec<Kernel> {
+    kernels_in(&suite_dir()).expect("the bundled suite lists its kernels")
+}
+
+/// Find a kernel of polyc's own suite by name.
+pub fn kernel(name: &str) -> Option<Kernel> {
+    kernels().into_iter().find(|k| k.name == name)
+}
+
+/// The kernels of a PolyBench-form suite rooted at `root`, in `benchmark_list` order.
+pub fn kernels_in(root: &Path) -> io::Result<Vec<Kernel>> {
+    let list = std::fs::read_to_string(root.join("utilities").join("benchmark_list"))?;
+    let mut out = Vec::new();
+    for line in list
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let rel = Path::new(line.trim_start_matches("./"));
+        let name = rel
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let category = rel
+            .parent()
+            .and_then(Path::parent)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.push(Kernel {
+            name,
+            category,
+            source: root.join(rel),
+        });
+    }
+    Ok(out)
+}
+
+/// The `utilities` directory of the suite a kernel belongs to.
+pub fn utilities_of(k: &Kernel) -> PathBuf {
+    let mut dir = k.source.parent().map(Path::to_path_buf).unwrap_or_default();
+    while !dir.join("utilities").join("polybench.h").is_file() {
+        if !dir.pop() {
+            break;
+        }
+    }
+    dir.join("utilities")
+}
+
+/// A user's PolyBench/C checkout named by `POLYBENCH_DIR`, if set and well-formed.
+pub fn external_suite() -> Option<PathBuf> {
+    let dir = PathBuf::from(std::env::var_os("POLYBENCH_DIR")?);
+    dir.join("utilities")
+        .join("benchmark_list")
+        .is_file()
+        .then_some(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundled_suite_has_thirty_kernels() {
+        let ks = kernels();
+        assert_eq!(ks.len(), 30);
+        for k in &ks {
+            assert!(k.source.is_file(), "{}", k.source.display());
+            assert!(k.source.with_extension("h").is_file(), "{}", k.name);
+            assert!(utilities_of(k).join("polybench.c").is_file());
+        }
+        assert!(kernel("jacobi-2d").is_some());
+    }
+}

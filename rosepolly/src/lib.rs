@@ -52,5 +52,7 @@
 
 pub mod compilation;
 pub mod diag;
+pub mod dump;
+pub mod enumerate;
 pub mod math;
 pub mod model;

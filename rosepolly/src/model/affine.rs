@@ -313,7 +313,8 @@ impl Affine {
             }
             Affine::Var(v) => name(v),
             Affine::Add(a, b) => format!("({} + {})", a.isl_text(name), b.isl_text(name)),
-            Affine::Mul(k, a) => format!("({k})*{}", a.isl_text(name)),
+            // isl reads `-3*i` but not `(-3)*i`.
+            Affine::Mul(k, a) => format!("({k}*{})", a.isl_text(name)),
             Affine::FloorDiv(a, d) => format!("floor({}/{d})", a.isl_text(name)),
             Affine::Min(a, b) => format!("min({}, {})", a.isl_text(name), b.isl_text(name)),
             Affine::Max(a, b) => format!("max({}, {})", a.isl_text(name), b.isl_text(name)),

@@ -1,0 +1,257 @@
+//! `--dump model` and `--dump deps`, as text for people and as JSON for scripts.
+//!
+//! The JSON shapes are part of polyc's interface (docs/interfaces.md); extend them, don't
+//! rename keys.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::model::{AccessKind, DepKind, Scop};
+
+#[derive(Serialize)]
+pub struct ModelJson {
+    pub file: String,
+    pub scops: Vec<ScopJson>,
+}
+
+#[derive(Serialize)]
+pub struct ScopJson {
+    pub id: usize,
+    pub function: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub marked: bool,
+    pub params: Vec<String>,
+    pub statements: Vec<StatementJson>,
+    pub arrays: Vec<ArrayJson>,
+}
+
+#[derive(Serialize)]
+pub struct StatementJson {
+    pub name: String,
+    pub line: u32,
+    pub text: String,
+    pub depth: usize,
+    pub iterators: Vec<String>,
+    pub domain: String,
+    pub schedule: String,
+    pub accesses: Vec<AccessJson>,
+}
+
+#[derive(Serialize)]
+pub struct AccessJson {
+    pub array: String,
+    pub kind: AccessKind,
+    pub subscripts: Vec<String>,
+    pub relation: String,
+}
+
+#[derive(Serialize)]
+pub struct ArrayJson {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub elem_type: String,
+    /// One entry per dimension; `null` where the declaration does not say.
+    pub extents: Vec<Option<String>>,
+    pub read: bool,
+    pub written: bool,
+    pub storage: crate::compilation::symbols::Storage,
+    pub footprint: String,
+}
+
+#[derive(Serialize)]
+pub struct DepsJson {
+    pub file: String,
+    pub scops: Vec<ScopDepsJson>,
+}
+
+#[derive(Serialize)]
+pub struct ScopDepsJson {
+    pub id: usize,
+    pub function: String,
+    pub dependences: Vec<DepJson>,
+}
+
+#[derive(Serialize)]
+pub struct DepJson {
+    pub kind: DepKind,
+    pub source: String,
+    pub sink: String,
+    pub array: String,
+    pub relation: String,
+}
+
+pub fn model_json(file: &str, scops: &[Scop]) -> ModelJson {
+    ModelJson {
+        file: file.to_string(),
+        scops: scops.iter().map(scop_json).collect(),
+    }
+}
+
+fn scop_json(s: &Scop) -> ScopJson {
+    ScopJson {
+        id: s.id,
+        function: s.function.clone(),
+        start_line: s.region.start.line,
+        end_line: s.region.end.line,
+        marked: s.region.marked,
+        params: s.params.clone(),
+        statements: s
+            .statements
+            .iter()
+            .map(|st| StatementJson {
+                name: st.name.clone(),
+                line: st.loc.line,
+                text: st.body.to_string(),
+                depth: st.depth(),
+                iterators: st.iterators.clone(),
+                domain: st.domain.to_string(),
+                schedule: st.schedule.to_string(),
+                accesses: st
+                    .accesses
+                    .iter()
+                    .map(|a| AccessJson {
+                        array: a.datum.clone(),
+                        kind: a.kind,
+                        subscripts: a.subscripts.iter().map(|x| x.to_string()).collect(),
+                        relation: a.relation.to_string(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        arrays: s
+            .symbols
+            .data
+            .values()
+            .map(|d| ArrayJson {
+                name: d.name.clone(),
+                elem_type: d.elem_type.clone(),
+                extents: d
+                    .extents
+                    .iter()
+                    .map(|e| e.as_ref().map(|x| x.to_string()))
+                    .collect(),
+                read: d.read,
+                written: d.written,
+                storage: d.storage,
+                footprint: d.footprint.to_string(),
+            })
+            .collect(),
+    }
+}
+
+pub fn deps_json(file: &str, scops: &[Scop]) -> DepsJson {
+    DepsJson {
+        file: file.to_string(),
+        scops: scops
+            .iter()
+            .map(|s| ScopDepsJson {
+                id: s.id,
+                function: s.function.clone(),
+                dependences: s
+                    .dependences
+                    .iter()
+                    .map(|d| DepJson {
+                        kind: d.kind,
+                        source: s.statements[d.source].name.clone(),
+                        sink: s.statements[d.sink].name.clone(),
+                        array: d.datum.clone(),
+                        relation: d.relation.to_string(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+fn header(out: &mut String, s: &Scop) {
+    let how = if s.region.marked { "" } else { " (detected)" };
+    let _ = writeln!(
+        out,
+        "SCoP {} in {}, {}:{}-{}{how}",
+        s.id, s.function, s.region.start.file, s.region.start.line, s.region.end.line
+    );
+}
+
+/// The model, for people.
+pub fn model_text(scops: &[Scop]) -> String {
+    let mut out = String::new();
+    for s in scops {
+        header(&mut out, s);
+        let _ = writeln!(
+            out,
+            "  parameters: {}",
+            if s.params.is_empty() {
+                "(none)".into()
+            } else {
+                s.params.join(", ")
+            }
+        );
+        for st in &s.statements {
+            let _ = writeln!(
+                out,
+                "  {} (line {}, depth {}): {};",
+                st.name,
+                st.loc.line,
+                st.depth(),
+                st.body
+            );
+            let _ = writeln!(out, "      domain   {}", st.domain);
+            let _ = writeln!(out, "      schedule {}", st.schedule);
+            for a in &st.accesses {
+                let subs: Vec<String> = a.subscripts.iter().map(|x| format!("[{x}]")).collect();
+                let kind = match a.kind {
+                    AccessKind::Read => "read ",
+                    AccessKind::Write => "write",
+                };
+                let _ = writeln!(out, "      {kind}    {}{}", a.datum, subs.concat());
+            }
+        }
+        let _ = writeln!(out, "  data:");
+        for d in s.symbols.data.values() {
+            let ext: Vec<String> = d
+                .extents
+                .iter()
+                .map(|e| format!("[{}]", e.as_ref().map_or("?".into(), |x| x.to_string())))
+                .collect();
+            let rw = match (d.read, d.written) {
+                (true, true) => "read/written",
+                (true, false) => "read-only",
+                (false, true) => "write-only",
+                (false, false) => "unused",
+            };
+            let _ = writeln!(
+                out,
+                "    {} {}{}  {rw}  footprint {}",
+                d.elem_type,
+                d.name,
+                ext.concat(),
+                d.footprint
+            );
+        }
+    }
+    out
+}
+
+/// The dependences, for people.
+pub fn deps_text(scops: &[Scop]) -> String {
+    let mut out = String::new();
+    for s in scops {
+        header(&mut out, s);
+        let _ = writeln!(out, "  {} dependences", s.dependences.len());
+        for d in &s.dependences {
+            let kind = match d.kind {
+                DepKind::Flow => "flow  ",
+                DepKind::Anti => "anti  ",
+                DepKind::Output => "output",
+            };
+            let _ = writeln!(
+                out,
+                "  {kind} {} -> {} on {}: {}",
+                s.statements[d.source].name, s.statements[d.sink].name, d.datum, d.relation
+            );
+        }
+    }
+    out
+}
