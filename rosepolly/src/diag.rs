@@ -30,9 +30,10 @@ impl Loc {
 
 impl fmt::Display for Loc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.column {
-            Some(c) => write!(f, "{}:{}:{}", self.file, self.line, c),
-            None => write!(f, "{}:{}", self.file, self.line),
+        match (self.line, self.column) {
+            (0, _) => write!(f, "{}", self.file),
+            (l, Some(c)) => write!(f, "{}:{l}:{c}", self.file),
+            (l, None) => write!(f, "{}:{l}", self.file),
         }
     }
 }

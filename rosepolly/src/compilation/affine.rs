@@ -107,8 +107,8 @@ impl AffineContext<'_> {
     fn binary(&self, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Result<Affine, NotAffine> {
         let nonaffine = || NotAffine::new(format!("non-affine {}: `{e}`", self.role));
         match op {
-            BinaryOp::Add => Ok(Affine::add(self.expr(lhs)?, self.expr(rhs)?)),
-            BinaryOp::Sub => Ok(Affine::sub(self.expr(lhs)?, self.expr(rhs)?)),
+            BinaryOp::Add => Ok(Affine::plus(self.expr(lhs)?, self.expr(rhs)?)),
+            BinaryOp::Sub => Ok(Affine::minus(self.expr(lhs)?, self.expr(rhs)?)),
             BinaryOp::Mul => {
                 let (a, b) = (self.expr(lhs)?, self.expr(rhs)?);
                 match (a.constant(), b.constant()) {
@@ -158,7 +158,7 @@ impl AffineContext<'_> {
             Expr::Unary {
                 op: UnaryOp::Not,
                 operand,
-            } => Ok(AffineCond::not(self.cond(operand)?)),
+            } => Ok(AffineCond::negate(self.cond(operand)?)),
             // Any other integer expression `e` means `e != 0`.
             _ => Ok(AffineCond::cmp(CmpOp::Ne, self.expr(e)?, Affine::Const(0))),
         }

@@ -83,7 +83,7 @@ pub trait RosePollyCustom {
     fn add_conditional(&self, d: &mut DomainBuilder, cond: &AffineCond, branch: Branch) {
         d.push(match branch {
             Branch::Then => cond.clone(),
-            Branch::Else => AffineCond::not(cond.clone()),
+            Branch::Else => AffineCond::negate(cond.clone()),
         })
     }
 
@@ -335,8 +335,8 @@ fn check_bound_direction(it: &str, cond: &AffineCond, stride: i64) -> Result<(),
         AffineCond::Cmp(op, lhs, rhs) => {
             // Normalise to `c*it + r  (<|<=)  0`.
             let diff = match op {
-                CmpOp::Lt | CmpOp::Le => Affine::sub(lhs.clone(), rhs.clone()),
-                CmpOp::Gt | CmpOp::Ge => Affine::sub(rhs.clone(), lhs.clone()),
+                CmpOp::Lt | CmpOp::Le => Affine::minus(lhs.clone(), rhs.clone()),
+                CmpOp::Gt | CmpOp::Ge => Affine::minus(rhs.clone(), lhs.clone()),
                 CmpOp::Eq | CmpOp::Ne => {
                     return Err(format!("loop condition on `{it}` uses `==` or `!=`"))
                 }
@@ -370,12 +370,12 @@ pub fn default_add_loop(d: &mut DomainBuilder, lp: &AffineLoop) {
     let (first, dist) = if lp.stride > 0 {
         (
             AffineCond::cmp(CmpOp::Ge, it.clone(), lp.init.clone()),
-            Affine::sub(it.clone(), lp.init.clone()),
+            Affine::minus(it.clone(), lp.init.clone()),
         )
     } else {
         (
             AffineCond::cmp(CmpOp::Le, it.clone(), lp.init.clone()),
-            Affine::sub(lp.init.clone(), it.clone()),
+            Affine::minus(lp.init.clone(), it.clone()),
         )
     };
     d.iterators.push(lp.iterator.clone());

@@ -93,19 +93,47 @@ fn region_between(
     Ok((f, items))
 }
 
+/// Where a statement really ends. lang-c's span of an `if` without `else` (and of statements
+/// ending in one) reaches past trailing directives while it looks for an `else`.
+pub fn real_end(st: &Node<Statement>) -> usize {
+    match &st.node {
+        Statement::If(i) => match &i.node.else_statement {
+            Some(e) => real_end(e),
+            None => real_end(&i.node.then_statement),
+        },
+        Statement::For(f) => real_end(&f.node.statement),
+        Statement::While(w) => real_end(&w.node.statement),
+        Statement::Labeled(l) => real_end(&l.node.statement),
+        _ => st.span.end,
+    }
+}
+
+fn item_end(i: &Node<BlockItem>) -> usize {
+    match &i.node {
+        BlockItem::Statement(s) => real_end(s),
+        _ => i.span.end,
+    }
+}
+
 /// The items of the innermost block holding both offsets that lie between them.
 fn items_between(st: &Node<Statement>, s: usize, e: usize) -> Option<Result<Items<'_>, String>> {
-    let contains_both = |sp: lang_c::span::Span| sp.start < s && e < sp.end;
+    let contains_both = |start: usize, end: usize| start < s && e < end;
     match &st.node {
         Statement::Compound(items) => {
-            if let Some(inner) = items.iter().find(|i| contains_both(i.span)) {
+            if let Some(inner) = items
+                .iter()
+                .find(|i| contains_both(i.span.start, item_end(i)))
+            {
                 return match &inner.node {
                     BlockItem::Statement(s2) => items_between(s2, s, e),
                     _ => Some(Err("`#pragma scop` region splits a declaration".into())),
                 };
             }
-            let straddles =
-                |off: usize| items.iter().any(|i| i.span.start < off && off < i.span.end);
+            let straddles = |off: usize| {
+                items
+                    .iter()
+                    .any(|i| i.span.start < off && off < item_end(i))
+            };
             if straddles(s) || straddles(e) {
                 return Some(Err(
                     "`#pragma scop` and `#pragma endscop` are not in the same block".into(),
@@ -113,7 +141,7 @@ fn items_between(st: &Node<Statement>, s: usize, e: usize) -> Option<Result<Item
             }
             Some(Ok(items
                 .iter()
-                .filter(|i| i.span.start > s && i.span.end <= e)
+                .filter(|i| i.span.start > s && item_end(i) <= e)
                 .collect()))
         }
         Statement::For(f) => items_between(&f.node.statement, s, e),
@@ -223,14 +251,14 @@ fn flush<'a>(
     if run.is_empty() || !has_loop(&run) {
         return;
     }
-    let (first, last) = (run[0].span, run[run.len() - 1].span);
+    let (start, end) = (run[0].span.start, item_end(run[run.len() - 1]));
     out.push(FoundRegion {
         function: f,
         region: Region {
-            start: src.loc(first.start),
-            end: src.loc(last.end.saturating_sub(1)),
-            start_offset: first.start,
-            end_offset: last.end,
+            start: src.loc(start),
+            end: src.loc(end.saturating_sub(1)),
+            start_offset: start,
+            end_offset: end,
             marked: false,
         },
         items: run,

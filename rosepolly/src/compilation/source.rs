@@ -125,7 +125,11 @@ impl SourceUnit {
             Err(e) => {
                 let mut expected: Vec<_> = e.expected.iter().copied().collect();
                 expected.sort_unstable();
-                let loc = lines.loc(e.offset, None);
+                let mut loc = lines.loc(e.offset, None);
+                let original = std::fs::read_to_string(&loc.file)
+                    .ok()
+                    .map(|t| t.lines().map(str::to_owned).collect::<Vec<_>>());
+                loc.column = exact_column(&e.source, e.offset, &loc, original.as_deref());
                 let token: String = e.source[e.offset..]
                     .chars()
                     .take_while(|c| !c.is_whitespace())
@@ -184,20 +188,13 @@ impl SourceUnit {
     /// The column is exact only if the preprocessed line equals the original one up to the
     /// offset (no macro was expanded before it on that line).
     fn exact_column(&self, offset: usize, loc: &Loc) -> Option<u32> {
-        let line_start = self.text[..offset].rfind('\n').map_or(0, |p| p + 1);
-        let prefix = &self.text[line_start..offset];
         let mut originals = self.originals.borrow_mut();
         let lines = originals.entry(loc.file.clone()).or_insert_with(|| {
             std::fs::read_to_string(&loc.file)
                 .ok()
                 .map(|s| s.lines().map(str::to_owned).collect())
         });
-        let original = lines.as_ref()?.get((loc.line as usize).checked_sub(1)?)?;
-        if original.starts_with(prefix) {
-            Some(prefix.chars().count() as u32 + 1)
-        } else {
-            None
-        }
+        exact_column(&self.text, offset, loc, lines.as_deref())
     }
 
     /// Line of the original file where a preprocessed offset lies (for splicing output).
@@ -210,6 +207,16 @@ impl SourceUnit {
     pub fn main_file(&self) -> &str {
         &self.lines.main_file
     }
+}
+
+/// The column of `offset` in the original line, if the preprocessed line equals the original
+/// one up to there.
+fn exact_column(text: &str, offset: usize, loc: &Loc, original: Option<&[String]>) -> Option<u32> {
+    let line_start = text[..offset].rfind('\n').map_or(0, |p| p + 1);
+    let prefix = &text[line_start..offset];
+    let line = original?.get((loc.line as usize).checked_sub(1)?)?;
+    line.starts_with(prefix)
+        .then(|| prefix.chars().count() as u32 + 1)
 }
 
 /// Turn the preprocessor's `file:line:col: error: msg` lines into diagnostics.

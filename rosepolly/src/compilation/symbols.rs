@@ -259,16 +259,13 @@ fn symbol(
     }
     let (elem_type, typedef_extents) = typedefs.resolve(&words);
     extents.extend(typedef_extents);
-    // A pointer parameter (or `T p[]`) is an array of unknown extent to a SCoP.
-    if is_parameter {
-        if let Some(Extent::Unknown) = extents.first() {
-        } else if d
-            .derived
-            .iter()
-            .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
-        {
-            extents.insert(0, Extent::Unknown);
-        }
+    // A pointer parameter is an array of unknown extent to a SCoP (`T p[]` already is one).
+    let is_pointer = d
+        .derived
+        .iter()
+        .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)));
+    if is_parameter && is_pointer && extents.first() != Some(&Extent::Unknown) {
+        extents.insert(0, Extent::Unknown);
     }
     Some(Symbol {
         name,

@@ -66,7 +66,7 @@ impl Affine {
     }
 
     /// `a + b`, folding constants.
-    pub fn add(a: Affine, b: Affine) -> Affine {
+    pub fn plus(a: Affine, b: Affine) -> Affine {
         match (&a, &b) {
             (Affine::Const(x), Affine::Const(y)) => Affine::Const(x + y),
             (Affine::Const(0), _) => b,
@@ -75,8 +75,8 @@ impl Affine {
         }
     }
 
-    pub fn sub(a: Affine, b: Affine) -> Affine {
-        Affine::add(a, Affine::scale(-1, b))
+    pub fn minus(a: Affine, b: Affine) -> Affine {
+        Affine::plus(a, Affine::scale(-1, b))
     }
 
     /// `k * a`, folding constants.
@@ -102,7 +102,7 @@ impl Affine {
 
     /// `a mod d` (the non-negative remainder, d > 0).
     pub fn floor_mod(a: Affine, d: i64) -> Affine {
-        Affine::sub(a.clone(), Affine::scale(d, Affine::floor_div(a, d)))
+        Affine::minus(a.clone(), Affine::scale(d, Affine::floor_div(a, d)))
     }
 
     /// C's `a / d` (truncation toward zero) for a non-zero constant `d`.
@@ -132,7 +132,7 @@ impl Affine {
         if let Affine::Const(c) = a {
             return Affine::Const(c % d);
         }
-        Affine::sub(a.clone(), Affine::scale(d, Affine::c_div(a, d)))
+        Affine::minus(a.clone(), Affine::scale(d, Affine::c_div(a, d)))
     }
 
     pub fn min(a: Affine, b: Affine) -> Affine {
@@ -245,7 +245,7 @@ impl Affine {
             Affine::Var(v) if v == var => Some((1, Affine::Const(0))),
             Affine::Add(a, b) => {
                 let ((ca, ra), (cb, rb)) = (a.split_var(var)?, b.split_var(var)?);
-                Some((ca + cb, Affine::add(ra, rb)))
+                Some((ca + cb, Affine::plus(ra, rb)))
             }
             Affine::Mul(k, a) => {
                 let (c, r) = a.split_var(var)?;
@@ -260,7 +260,7 @@ impl Affine {
         match self {
             Affine::Const(_) => self.clone(),
             Affine::Var(v) => f(v),
-            Affine::Add(a, b) => Affine::add(a.rename(f), b.rename(f)),
+            Affine::Add(a, b) => Affine::plus(a.rename(f), b.rename(f)),
             Affine::Mul(k, a) => Affine::scale(*k, a.rename(f)),
             Affine::FloorDiv(a, d) => Affine::floor_div(a.rename(f), *d),
             Affine::Min(a, b) => Affine::min(a.rename(f), b.rename(f)),
@@ -401,7 +401,7 @@ impl AffineCond {
         }
     }
 
-    pub fn not(a: AffineCond) -> AffineCond {
+    pub fn negate(a: AffineCond) -> AffineCond {
         match a {
             AffineCond::True => AffineCond::False,
             AffineCond::False => AffineCond::True,
@@ -443,7 +443,7 @@ impl AffineCond {
             AffineCond::Cmp(op, a, b) => AffineCond::cmp(*op, a.rename(f), b.rename(f)),
             AffineCond::And(a, b) => AffineCond::and(a.rename(f), b.rename(f)),
             AffineCond::Or(a, b) => AffineCond::or(a.rename(f), b.rename(f)),
-            AffineCond::Not(a) => AffineCond::not(a.rename(f)),
+            AffineCond::Not(a) => AffineCond::negate(a.rename(f)),
         }
     }
 
@@ -602,9 +602,9 @@ mod tests {
 
     #[test]
     fn linear_forms_print_simply() {
-        let e = Affine::add(
+        let e = Affine::plus(
             Affine::scale(2, Affine::var("t")),
-            Affine::sub(Affine::var("i"), Affine::Const(1)),
+            Affine::minus(Affine::var("i"), Affine::Const(1)),
         );
         assert_eq!(e.to_string(), "i + 2*t - 1");
     }

@@ -1,0 +1,137 @@
+/*
+ * 3mm.h - dataset sizes and element type of the 3mm kernel
+ * (polyc kernel suite).
+ *
+ * G := (A*B)*(C*D), three matrix products.
+ *
+ * Choose a dataset with -DMINI_DATASET .. -DEXTRALARGE_DATASET (LARGE when
+ * none is given); any size can also be set on its own, e.g. -DNM=64.
+ * The element type is double unless -DDATA_TYPE_IS_INT, -DDATA_TYPE_IS_FLOAT
+ * or -DDATA_TYPE_IS_DOUBLE is given.
+ */
+#ifndef POLYC_SUITE_3MM_H
+# define POLYC_SUITE_3MM_H
+
+# if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && \
+     !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET) && \
+     !defined(EXTRALARGE_DATASET)
+#  define LARGE_DATASET
+# endif
+
+# if defined(MINI_DATASET)
+#  ifndef NI
+#   define NI 16
+#  endif
+#  ifndef NJ
+#   define NJ 18
+#  endif
+#  ifndef NK
+#   define NK 20
+#  endif
+#  ifndef NL
+#   define NL 22
+#  endif
+#  ifndef NM
+#   define NM 24
+#  endif
+# elif defined(SMALL_DATASET)
+#  ifndef NI
+#   define NI 40
+#  endif
+#  ifndef NJ
+#   define NJ 50
+#  endif
+#  ifndef NK
+#   define NK 60
+#  endif
+#  ifndef NL
+#   define NL 70
+#  endif
+#  ifndef NM
+#   define NM 80
+#  endif
+# elif defined(MEDIUM_DATASET)
+#  ifndef NI
+#   define NI 180
+#  endif
+#  ifndef NJ
+#   define NJ 190
+#  endif
+#  ifndef NK
+#   define NK 200
+#  endif
+#  ifndef NL
+#   define NL 210
+#  endif
+#  ifndef NM
+#   define NM 220
+#  endif
+# elif defined(LARGE_DATASET)
+#  ifndef NI
+#   define NI 800
+#  endif
+#  ifndef NJ
+#   define NJ 900
+#  endif
+#  ifndef NK
+#   define NK 1000
+#  endif
+#  ifndef NL
+#   define NL 1100
+#  endif
+#  ifndef NM
+#   define NM 1200
+#  endif
+# elif defined(EXTRALARGE_DATASET)
+#  ifndef NI
+#   define NI 1600
+#  endif
+#  ifndef NJ
+#   define NJ 1800
+#  endif
+#  ifndef NK
+#   define NK 2000
+#  endif
+#  ifndef NL
+#   define NL 2200
+#  endif
+#  ifndef NM
+#   define NM 2400
+#  endif
+# endif
+
+# define _PB_NI POLYBENCH_LOOP_BOUND(NI, ni)
+# define _PB_NJ POLYBENCH_LOOP_BOUND(NJ, nj)
+# define _PB_NK POLYBENCH_LOOP_BOUND(NK, nk)
+# define _PB_NL POLYBENCH_LOOP_BOUND(NL, nl)
+# define _PB_NM POLYBENCH_LOOP_BOUND(NM, nm)
+
+# if !defined(DATA_TYPE_IS_INT) && !defined(DATA_TYPE_IS_FLOAT) && \
+     !defined(DATA_TYPE_IS_DOUBLE)
+#  define DATA_TYPE_IS_DOUBLE
+# endif
+
+# if defined(DATA_TYPE_IS_INT)
+#  define DATA_TYPE int
+#  define DATA_PRINTF_MODIFIER "%d "
+#  define SCALAR_VAL(x) x
+#  define SQRT_FUN(x) sqrt(x)
+#  define EXP_FUN(x) exp(x)
+#  define POW_FUN(x, y) pow(x, y)
+# elif defined(DATA_TYPE_IS_FLOAT)
+#  define DATA_TYPE float
+#  define DATA_PRINTF_MODIFIER "%0.2f "
+#  define SCALAR_VAL(x) x##f
+#  define SQRT_FUN(x) sqrtf(x)
+#  define EXP_FUN(x) expf(x)
+#  define POW_FUN(x, y) powf(x, y)
+# else
+#  define DATA_TYPE double
+#  define DATA_PRINTF_MODIFIER "%0.2lf "
+#  define SCALAR_VAL(x) x
+#  define SQRT_FUN(x) sqrt(x)
+#  define EXP_FUN(x) exp(x)
+#  define POW_FUN(x, y) pow(x, y)
+# endif
+
+#endif /* POLYC_SUITE_3MM_H */

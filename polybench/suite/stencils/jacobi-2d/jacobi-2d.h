@@ -1,0 +1,89 @@
+/*
+ * jacobi-2d.h - dataset sizes and element type of the jacobi-2d kernel
+ * (polyc kernel suite).
+ *
+ * 2-D five-point Jacobi smoothing.
+ *
+ * Choose a dataset with -DMINI_DATASET .. -DEXTRALARGE_DATASET (LARGE when
+ * none is given); any size can also be set on its own, e.g. -DN=64.
+ * The element type is double unless -DDATA_TYPE_IS_INT, -DDATA_TYPE_IS_FLOAT
+ * or -DDATA_TYPE_IS_DOUBLE is given.
+ */
+#ifndef POLYC_SUITE_JACOBI_2D_H
+# define POLYC_SUITE_JACOBI_2D_H
+
+# if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && \
+     !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET) && \
+     !defined(EXTRALARGE_DATASET)
+#  define LARGE_DATASET
+# endif
+
+# if defined(MINI_DATASET)
+#  ifndef TSTEPS
+#   define TSTEPS 20
+#  endif
+#  ifndef N
+#   define N 30
+#  endif
+# elif defined(SMALL_DATASET)
+#  ifndef TSTEPS
+#   define TSTEPS 40
+#  endif
+#  ifndef N
+#   define N 90
+#  endif
+# elif defined(MEDIUM_DATASET)
+#  ifndef TSTEPS
+#   define TSTEPS 100
+#  endif
+#  ifndef N
+#   define N 250
+#  endif
+# elif defined(LARGE_DATASET)
+#  ifndef TSTEPS
+#   define TSTEPS 500
+#  endif
+#  ifndef N
+#   define N 1300
+#  endif
+# elif defined(EXTRALARGE_DATASET)
+#  ifndef TSTEPS
+#   define TSTEPS 1000
+#  endif
+#  ifndef N
+#   define N 2800
+#  endif
+# endif
+
+# define _PB_TSTEPS POLYBENCH_LOOP_BOUND(TSTEPS, tsteps)
+# define _PB_N POLYBENCH_LOOP_BOUND(N, n)
+
+# if !defined(DATA_TYPE_IS_INT) && !defined(DATA_TYPE_IS_FLOAT) && \
+     !defined(DATA_TYPE_IS_DOUBLE)
+#  define DATA_TYPE_IS_DOUBLE
+# endif
+
+# if defined(DATA_TYPE_IS_INT)
+#  define DATA_TYPE int
+#  define DATA_PRINTF_MODIFIER "%d "
+#  define SCALAR_VAL(x) x
+#  define SQRT_FUN(x) sqrt(x)
+#  define EXP_FUN(x) exp(x)
+#  define POW_FUN(x, y) pow(x, y)
+# elif defined(DATA_TYPE_IS_FLOAT)
+#  define DATA_TYPE float
+#  define DATA_PRINTF_MODIFIER "%0.2f "
+#  define SCALAR_VAL(x) x##f
+#  define SQRT_FUN(x) sqrtf(x)
+#  define EXP_FUN(x) expf(x)
+#  define POW_FUN(x, y) powf(x, y)
+# else
+#  define DATA_TYPE double
+#  define DATA_PRINTF_MODIFIER "%0.2lf "
+#  define SCALAR_VAL(x) x
+#  define SQRT_FUN(x) sqrt(x)
+#  define EXP_FUN(x) exp(x)
+#  define POW_FUN(x, y) pow(x, y)
+# endif
+
+#endif /* POLYC_SUITE_JACOBI_2D_H */

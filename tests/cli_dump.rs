@@ -1,0 +1,92 @@
+//! `polyc FILE --dump model|deps [--json]` on a suite kernel: the documented JSON keys, and the
+//! same facts in the text form.
+
+use std::process::Command;
+
+fn polyc(args: &[&str]) -> (i32, String, String) {
+    let r = Command::new(env!("CARGO_BIN_EXE_polyc"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        r.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&r.stdout).into(),
+        String::from_utf8_lossy(&r.stderr).into(),
+    )
+}
+
+fn gemm() -> (String, String) {
+    let k = polybench::kernel("gemm").unwrap();
+    (
+        k.source.display().to_string(),
+        format!("-I{}", polybench::utilities_of(&k).display()),
+    )
+}
+
+#[test]
+fn model_json_has_the_documented_keys() {
+    let (file, inc) = gemm();
+    let (code, out, err) = polyc(&[&file, &inc, "-DMINI_DATASET", "--dump", "model", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let scop = &v["scops"][0];
+    assert_eq!(scop["function"], "kernel_gemm");
+    assert_eq!(scop["params"], serde_json::json!(["ni", "nj", "nk"]));
+    let s1 = &scop["statements"][1];
+    assert_eq!(s1["name"], "S1");
+    assert_eq!(s1["depth"], 3);
+    assert_eq!(s1["iterators"], serde_json::json!(["i", "k", "j"]));
+    assert!(s1["domain"].as_str().unwrap().contains("S1[i, k, j]"));
+    let kinds: Vec<&str> = s1["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "write").count(), 1);
+    let c = scop["arrays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "C")
+        .unwrap();
+    assert_eq!(c["type"], "double");
+    assert_eq!(c["extents"], serde_json::json!(["20", "25"]));
+    assert_eq!(
+        (c["read"].as_bool(), c["written"].as_bool()),
+        (Some(true), Some(true))
+    );
+}
+
+#[test]
+fn deps_json_and_text_agree() {
+    let (file, inc) = gemm();
+    let (code, out, err) = polyc(&[&file, &inc, "--dump", "deps", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let deps = v["scops"][0]["dependences"].as_array().unwrap();
+    // C[i][j] is scaled by S0, then accumulated by S1 along k.
+    let flow: Vec<(&str, &str)> = deps
+        .iter()
+        .filter(|d| d["kind"] == "flow")
+        .map(|d| (d["source"].as_str().unwrap(), d["sink"].as_str().unwrap()))
+        .collect();
+    assert_eq!(flow, vec![("S0", "S1"), ("S1", "S1")]);
+    assert!(deps.iter().all(|d| d["array"] == "C"));
+    let (code, text, _) = polyc(&[&file, &inc, "--dump", "deps"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.trim_start().starts_with("flow"))
+            .count(),
+        2
+    );
+    assert!(text.contains(&format!("{} dependences", deps.len())));
+}
+
+#[test]
+fn json_requires_dump() {
+    let (file, _) = gemm();
+    let (code, _, err) = polyc(&[&file, "--json"]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -1,0 +1,12 @@
+// expect: 7: `goto` inside a SCoP
+void k(int n, double A[100]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    A[i] = 1.0;
+    goto out;
+  }
+#pragma endscop
+out:
+  return;
+}

@@ -1,0 +1,9 @@
+// expect: 7: `return` inside a SCoP
+void k(int n, double A[100]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    A[i] = 1.0;
+  return;
+#pragma endscop
+}
