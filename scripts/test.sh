@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, then runs every test of the workspace.
-# Tests that need a GPU, or a user's PolyBench/C checkout (POLYBENCH_DIR), print why they skip.
+# The whole test suite: installs what is missing, then checks formatting, lints, builds the docs and
+# runs every test of the workspace. Tests that need a GPU, or a user's PolyBench/C checkout
+# (POLYBENCH_DIR), print why they skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+command -v rustfmt >/dev/null && cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -q -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps -q
 cargo test --workspace --all-targets "$@"
-cargo test --workspace --doc
+cargo test --workspace --doc -q

@@ -5,7 +5,7 @@
 //! how it constrains the statement's domain (`add_*`). [`DefaultCustom`] implements the SCoP
 //! rules polyc documents; a user can override any method (accept only unit strides, reject
 //! conditionals, allow more pure functions...) and pass the policy to
-//! [`build_model_with`](super::build_model_with).
+//! [`build_models_with`](super::build_models_with).
 
 use super::affine::{AffineContext, NotAffine};
 use super::flowgraph::{Conditional, ForLoop};

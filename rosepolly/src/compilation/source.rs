@@ -2,7 +2,7 @@
 //! back to original files and lines.
 //!
 //! lang-c's spans are byte offsets into the *preprocessed* text. The preprocessor's line markers
-//! (`# 12 "file.c" 1`) say where each preprocessed line came from; [`LineMap`] reads them once
+//! (`# 12 "file.c" 1`) say where each preprocessed line came from; a line map reads them once
 //! so that every later diagnostic can name the file and line the user wrote.
 //! `#pragma scop` / `#pragma endscop` survive preprocessing as text lines, not AST nodes, so
 //! they are found here by offset.
