@@ -6,10 +6,12 @@
 
 mod report;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
+use codegen::{CompileOptions, Target};
+use pluto::{Fusion, PlutoOptions, Solver};
 use rosepolly::compilation::{self, Detection, SourceOptions, SourceUnit};
 use rosepolly::diag::{Diagnostic, Diagnostics, Loc};
 use rosepolly::math::isl::Ctx;
@@ -17,13 +19,25 @@ use rosepolly::math::isl::Ctx;
 /// polyc: a polyhedral source-to-source compiler for C loop nests.
 ///
 /// Finds the affine loop nests (SCoPs) of a C file, between `#pragma scop` and
-/// `#pragma endscop` (or automatically with --auto-scop), models them polyhedrally and
-/// computes their exact dependences.
+/// `#pragma endscop` (or automatically with --auto-scop), schedules them with Pluto's algorithm
+/// and writes the file back with each SCoP replaced by the transformed code.
 #[derive(Parser, Debug)]
 #[command(name = "polyc", version, about, long_about = None)]
 struct Cli {
     /// The C file to compile.
     input: PathBuf,
+
+    /// Where to write the generated program (no file is written on failure).
+    #[arg(short = 'o', value_name = "OUT", required_unless_present = "dump")]
+    output: Option<PathBuf>,
+
+    /// The target language; without it, an output ending in `.cu` means cuda, otherwise c.
+    #[arg(long, value_enum)]
+    target: Option<TargetArg>,
+
+    /// Keep the scheduled loops untiled.
+    #[arg(long)]
+    no_tile: bool,
 
     /// Add a directory to the preprocessor's include path (as a C compiler's -I).
     #[arg(short = 'I', value_name = "DIR")]
@@ -49,9 +63,27 @@ struct Cli {
     #[arg(long)]
     auto_scop: bool,
 
-    /// Where to write the generated program.
-    #[arg(short = 'o', value_name = "OUT")]
-    output: Option<PathBuf>,
+    /// How much the scheduler fuses loop nests.
+    #[arg(long, value_enum, default_value = "smart")]
+    fusion: FusionArg,
+
+    /// Turn off the dependence-direction ordering of schedule coefficients (thesis §4.2), for
+    /// comparison.
+    #[arg(long)]
+    no_direction_order: bool,
+
+    /// The solver of the scheduler's lexicographic minimum.
+    #[arg(long, value_enum, default_value = "good-lp", hide = true)]
+    solver: SolverArg,
+
+    /// Insert one-time loops so that every statement has a loop for every schedule dimension
+    /// (thesis §6.2.1).
+    #[arg(long)]
+    otl: bool,
+
+    /// Do not mark parallel loops with OpenMP pragmas.
+    #[arg(long)]
+    no_openmp: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -60,6 +92,31 @@ enum Stage {
     Model,
     /// The exact dependences of every SCoP.
     Deps,
+    /// The Pluto schedule: per statement rows, bands, parallel dimensions, intra-tile structure.
+    Schedule,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum TargetArg {
+    C,
+    Opencl,
+    Cuda,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FusionArg {
+    /// Distribute every strongly connected component.
+    No,
+    /// Pluto's default heuristic.
+    Smart,
+    /// Fuse as much as possible.
+    Max,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum SolverArg {
+    Isl,
+    GoodLp,
 }
 
 fn main() -> ExitCode {
@@ -70,6 +127,21 @@ fn main() -> ExitCode {
             report::print(&diags);
             ExitCode::from(1)
         }
+    }
+}
+
+fn pluto_options(cli: &Cli) -> PlutoOptions {
+    PlutoOptions {
+        fusion: match cli.fusion {
+            FusionArg::No => Fusion::NoFuse,
+            FusionArg::Smart => Fusion::SmartFuse,
+            FusionArg::Max => Fusion::MaxFuse,
+        },
+        direction_ordering: !cli.no_direction_order,
+        solver: match cli.solver {
+            SolverArg::Isl => Solver::Isl,
+            SolverArg::GoodLp => Solver::GoodLp,
+        },
     }
 }
 
@@ -89,22 +161,70 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
     };
     let scops = compilation::build_models(&ctx, &src, detection)?;
     let file = cli.input.display().to_string();
-    match cli.dump {
-        Some(stage) => {
-            let text = match (stage, cli.json) {
-                (Stage::Model, false) => rosepolly::dump::model_text(&scops),
-                (Stage::Deps, false) => rosepolly::dump::deps_text(&scops),
-                (Stage::Model, true) => json(&rosepolly::dump::model_json(&file, &scops)),
-                (Stage::Deps, true) => json(&rosepolly::dump::deps_json(&file, &scops)),
-            };
-            print!("{text}");
-            Ok(())
-        }
-        None => Err(Diagnostics::one(Diagnostic::new(
-            Loc::new(&file, 0, None),
-            "code generation is not available in this version of polyc; use --dump model or --dump deps",
-        ))),
+    if let Some(stage) = cli.dump {
+        let text = match stage {
+            Stage::Model if cli.json => json(&rosepolly::dump::model_json(&file, &scops)),
+            Stage::Model => rosepolly::dump::model_text(&scops),
+            Stage::Deps if cli.json => json(&rosepolly::dump::deps_json(&file, &scops)),
+            Stage::Deps => rosepolly::dump::deps_text(&scops),
+            Stage::Schedule => {
+                let results = scops
+                    .iter()
+                    .map(|s| {
+                        pluto::analyze(&ctx, s, &pluto_options(cli)).map_err(|e| {
+                            Diagnostics::one(Diagnostic::new(
+                                s.region.start.clone(),
+                                format!("scheduling failed: {e}"),
+                            ))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                if cli.json {
+                    json(&pluto::dump::json(&file, &scops, &results))
+                } else {
+                    pluto::dump::text(&scops, &results)
+                }
+            }
+        };
+        print!("{text}");
+        return Ok(());
     }
+    let out = cli
+        .output
+        .as_ref()
+        .expect("clap requires -o without --dump");
+    let target = match (cli.target, out.extension().and_then(|e| e.to_str())) {
+        (Some(TargetArg::C), _) => Target::C,
+        (Some(TargetArg::Opencl), _) => Target::OpenCl,
+        (Some(TargetArg::Cuda), _) | (None, Some("cu")) => Target::Cuda,
+        (None, _) => Target::C,
+    };
+    let copts = CompileOptions {
+        target,
+        tile: !cli.no_tile,
+        pluto: pluto_options(cli),
+        otl: cli.otl,
+        openmp: !cli.no_openmp,
+    };
+    let output = codegen::compile(&ctx, &src, &scops, &copts)?;
+    for w in &output.warnings {
+        eprintln!("{}: warning: {}", w.loc, w.message);
+    }
+    write_output(out, &output.text)
+}
+
+/// Write through a temporary file so that a failure never leaves a partial output behind.
+fn write_output(path: &Path, text: &str) -> Result<(), Diagnostics> {
+    let tmp = path.with_extension("polyc-tmp");
+    let fail = |e: std::io::Error| {
+        let _ = std::fs::remove_file(&tmp);
+        Diagnostics::one(Diagnostic::new(
+            Loc::new(path.display().to_string(), 0, None),
+            format!("cannot write the output: {e}"),
+        ))
+    };
+    std::fs::write(&tmp, text).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(fail)
 }
 
 fn json(value: &impl serde::Serialize) -> String {

@@ -1,1 +1,14 @@
-//! Not yet implemented: this crate's issue has not come yet.
+//! Code generation (thesis §6.3–6.5): printing transformed SCoPs as target code and splicing
+//! it into the user's file.
+//!
+//! **Only this crate prints target code.** [`c`] prints a recovered loop program
+//! ([`rosepolly::syntax::Node`]) as C with OpenMP pragmas; [`mod@splice`] replaces each SCoP's lines
+//! of the user's file with the generated code and keeps everything else as written.
+
+pub mod c;
+pub mod driver;
+pub mod splice;
+pub mod tiled;
+
+pub use driver::{compile, CompileOptions, Output, Target};
+pub use splice::{splice, Region, SpliceError};

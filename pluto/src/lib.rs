@@ -1,1 +1,147 @@
-//! Not yet implemented: this crate's issue has not come yet.
+//! Pluto scheduling (thesis Chapter 4) with the dependence-direction coefficient ordering
+//! (§4.2), and the intra-tile dependence elimination of §6.2.2 (Algorithm 4).
+//!
+//! [`schedule()`] finds, for every statement of a [`Scop`], a multi-dimensional affine schedule:
+//! bands of permutable hyperplanes of minimum communication cost, separated by scalar
+//! dimensions where the dependence graph had to be cut. [`legality::check`] verifies any
+//! schedule against the dependences independently of how it was found.
+
+mod algorithm;
+pub mod deltas;
+pub mod dump;
+mod farkas;
+pub mod ilp;
+pub mod intratile;
+pub mod legality;
+pub mod order;
+pub mod ortho;
+pub mod reuse;
+pub mod schedule;
+
+use rosepolly::math::isl::Ctx;
+use rosepolly::model::Scop;
+
+pub use ilp::Solver;
+pub use schedule::{Band, DimKind, Row, Schedule};
+
+/// How much Pluto fuses statements of different loop nests (Pluto's `--nofuse`,
+/// `--smartfuse`, `--maxfuse`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fusion {
+    /// Distribute every strongly connected component of the dependence graph from the start.
+    NoFuse,
+    /// Fuse where hyperplanes allow; when stuck, first separate components of different loop
+    /// depths, then all components.
+    #[default]
+    SmartFuse,
+    /// Fuse as much as possible; when stuck, cut as little as possible.
+    MaxFuse,
+}
+
+/// Scheduler options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlutoOptions {
+    pub fusion: Fusion,
+    /// Algorithms 2 and 3 (thesis §4.2). On by default.
+    pub direction_ordering: bool,
+    pub solver: Solver,
+}
+
+impl Default for PlutoOptions {
+    fn default() -> Self {
+        PlutoOptions {
+            fusion: Fusion::default(),
+            direction_ordering: true,
+            solver: Solver::default(),
+        }
+    }
+}
+
+/// Why no schedule was found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlutoError {
+    #[error("the scheduler made no progress after {dims} dimensions")]
+    NoProgress { dims: usize },
+}
+
+/// Schedule a SCoP with Pluto's algorithm.
+pub fn schedule<'c>(
+    ctx: &'c Ctx,
+    scop: &Scop<'c>,
+    opts: &PlutoOptions,
+) -> Result<Schedule, PlutoError> {
+    algorithm::run(ctx, scop, opts)
+}
+
+/// A schedule with what the GPU mapping and the reports need besides it.
+#[derive(Debug, Clone)]
+pub struct Scheduled {
+    pub schedule: Schedule,
+    /// Algorithm 4's intra-tile structure, per band.
+    pub intra_tile: Vec<intratile::IntraTile>,
+    /// Wavefront temporal reuse (eq. 4.16), per band.
+    pub wavefront_reuse: Vec<usize>,
+}
+
+/// Schedule a SCoP and derive the intra-tile structure and the wavefront reuse of each band.
+pub fn analyze<'c>(
+    ctx: &'c Ctx,
+    scop: &Scop<'c>,
+    opts: &PlutoOptions,
+) -> Result<Scheduled, PlutoError> {
+    let schedule = schedule(ctx, scop, opts)?;
+    let intra_tile = intratile::eliminate(ctx, scop, &schedule);
+    let wavefront_reuse = reuse::wavefront_reuse(ctx, scop, &schedule);
+    Ok(Scheduled {
+        schedule,
+        intra_tile,
+        wavefront_reuse,
+    })
+}
+
+/// The original execution order as a [`Schedule`] (each loop a band of depth one), with its
+/// parallel loops marked: what polyc falls back to when scheduling fails.
+pub fn original_schedule<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Schedule {
+    let (rows, kinds) = Schedule::original(scop);
+    let deps = rosepolly::compilation::deps::direct(ctx, scop);
+    let mut pieces: Vec<(usize, usize, rosepolly::math::isl::Map<'c>)> = deps
+        .iter()
+        .flat_map(|d| {
+            d.relation
+                .pieces()
+                .into_iter()
+                .map(|p| (d.source, d.sink, p.into_isl()))
+        })
+        .collect();
+    let mut parallel = Vec::new();
+    let mut bands = Vec::new();
+    for (d, kind) in kinds.iter().enumerate() {
+        let carried = pieces
+            .iter()
+            .any(|(s, t, m)| deltas::carries(scop, m, &rows[*s][d], &rows[*t][d]));
+        parallel.push(!carried);
+        if let DimKind::Hyperplane { .. } = kind {
+            bands.push(Band {
+                start: d,
+                depth: 1,
+                permutable: true,
+                parallel: vec![!carried],
+            });
+        }
+        pieces = pieces
+            .into_iter()
+            .map(|(s, t, m)| {
+                let r = deltas::unordered(scop, &m, &rows[s][d], &rows[t][d]);
+                (s, t, r)
+            })
+            .filter(|(_, _, m)| !m.is_empty())
+            .collect();
+    }
+    Schedule {
+        rows,
+        kinds,
+        bands,
+        parallel,
+        original_order_from: Some(0),
+    }
+}

@@ -5,6 +5,9 @@
 //! `utilities/benchmark_list` (one kernel `.c` path per line, relative to the suite root), and
 //! one directory per kernel holding `<name>.c` and `<name>.h`.
 
+pub mod harness;
+pub mod random;
+
 use std::io;
 use std::path::{Path, PathBuf};
 

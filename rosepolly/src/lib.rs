@@ -56,3 +56,4 @@ pub mod dump;
 pub mod enumerate;
 pub mod math;
 pub mod model;
+pub mod syntax;

@@ -4,18 +4,32 @@
 //! same element before it); *anti* and *output* dependences are memory-based (every earlier
 //! read, respectively write, of the element that a write overwrites). Scalars are
 //! zero-dimensional arrays. Statement instances are ordered by the original schedule.
+//!
+//! [`direct`] gives the same order constraints with fewer pairs: each read to the *next* write
+//! of its element, each write to the next write. Every memory-based pair is a chain of direct
+//! pairs, so a schedule respects all of them exactly when it respects the direct ones; the
+//! scheduler uses these (the memory-based relations of a stencil are large and make Farkas'
+//! lemma expensive), the legality check uses the complete ones.
 
 use std::collections::HashMap;
 
-use crate::math::isl::{Ctx, Dataflow, UnionMap};
+use crate::math::isl::{Ctx, Dataflow, Map as IslMap, UnionMap};
 use crate::math::Map;
 use crate::model::{AccessKind, DepKind, Dependence, Scop};
 
 /// All dependences of a SCoP, sorted by kind, source, sink and datum.
 pub fn compute<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Dependence<'c>> {
-    let schedule = scop.statements.iter().fold(UnionMap::empty(ctx), |u, s| {
-        u.add_map(s.schedule.isl().clone())
-    });
+    analyze(ctx, scop, false)
+}
+
+/// Flow dependences, and anti and output dependences between consecutive accesses only.
+pub fn direct<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Dependence<'c>> {
+    analyze(ctx, scop, true)
+}
+
+fn analyze<'c>(ctx: &'c Ctx, scop: &Scop<'c>, direct: bool) -> Vec<Dependence<'c>> {
+    let schedule = original_order(ctx, scop, false);
+    let reversed = original_order(ctx, scop, true);
     let by_name: HashMap<String, usize> = scop
         .statements
         .iter()
@@ -44,36 +58,26 @@ pub fn compute<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Dependence<'c>> {
         if writes.is_empty() {
             continue;
         }
-        let flow = Dataflow {
-            sink: reads.clone(),
-            must_source: writes.clone(),
-            may_source: UnionMap::empty(ctx),
-            schedule: schedule.clone(),
-        }
-        .compute()
-        .must_dependence;
-        let anti = Dataflow {
-            sink: writes.clone(),
-            must_source: UnionMap::empty(ctx),
-            may_source: reads,
-            schedule: schedule.clone(),
-        }
-        .compute()
-        .may_dependence;
-        let output = Dataflow {
-            sink: writes.clone(),
-            must_source: UnionMap::empty(ctx),
-            may_source: writes,
-            schedule: schedule.clone(),
-        }
-        .compute()
-        .may_dependence;
+        let flow = last(ctx, &reads, &writes, &schedule);
+        let (anti, output) = if direct {
+            // The first write after each read: the last one before it in reversed time.
+            let next_write = last(ctx, &reads, &writes, &reversed).reverse();
+            (next_write, last(ctx, &writes, &writes, &schedule))
+        } else {
+            (
+                all_earlier(ctx, &writes, &reads, &schedule),
+                all_earlier(ctx, &writes, &writes, &schedule),
+            )
+        };
         for (kind, rel) in [
             (DepKind::Flow, flow),
             (DepKind::Anti, anti),
             (DepKind::Output, output),
         ] {
-            for m in rel.coalesce().maps() {
+            // Coalescing merges a stencil's uniform pieces into one polyhedron with many faces:
+            // good to read, expensive for Farkas' lemma. The scheduler gets the pieces.
+            let rel = if direct { rel } else { rel.coalesce() };
+            for m in rel.maps() {
                 if m.is_empty() {
                     continue;
                 }
@@ -84,7 +88,11 @@ pub fn compute<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Dependence<'c>> {
                     source: src,
                     sink,
                     datum: datum.clone(),
-                    relation: Map::new(m.detect_equalities().coalesce()),
+                    relation: Map::new(if direct {
+                        m
+                    } else {
+                        m.detect_equalities().coalesce()
+                    }),
                 });
             }
         }
@@ -93,4 +101,55 @@ pub fn compute<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Dependence<'c>> {
         (a.kind, a.source, a.sink, &a.datum).cmp(&(b.kind, b.source, b.sink, &b.datum))
     });
     out
+}
+
+/// The original schedules of all statements (negated to run time backwards).
+fn original_order<'c>(ctx: &'c Ctx, scop: &Scop<'c>, reverse: bool) -> UnionMap<'c> {
+    scop.statements.iter().fold(UnionMap::empty(ctx), |u, s| {
+        let m = s.schedule.isl().clone();
+        let m = if reverse {
+            let n = s.schedule.n_out();
+            let xs: Vec<String> = (0..n).map(|k| format!("x{k}")).collect();
+            let neg: Vec<String> = xs.iter().map(|x| format!("-{x}")).collect();
+            let text = format!("{{ [{}] -> [{}] }}", xs.join(", "), neg.join(", "));
+            m.apply_range(IslMap::parse(ctx, &text).expect("negation parses"))
+        } else {
+            m
+        };
+        u.add_map(m)
+    })
+}
+
+/// Source → sink for the last source access before each sink access (sources kill).
+fn last<'c>(
+    ctx: &'c Ctx,
+    sinks: &UnionMap<'c>,
+    sources: &UnionMap<'c>,
+    schedule: &UnionMap<'c>,
+) -> UnionMap<'c> {
+    Dataflow {
+        sink: sinks.clone(),
+        must_source: sources.clone(),
+        may_source: UnionMap::empty(ctx),
+        schedule: schedule.clone(),
+    }
+    .compute()
+    .must_dependence
+}
+
+/// Source → sink for every source access before each sink access (nothing kills).
+fn all_earlier<'c>(
+    ctx: &'c Ctx,
+    sinks: &UnionMap<'c>,
+    sources: &UnionMap<'c>,
+    schedule: &UnionMap<'c>,
+) -> UnionMap<'c> {
+    Dataflow {
+        sink: sinks.clone(),
+        must_source: UnionMap::empty(ctx),
+        may_source: sources.clone(),
+        schedule: schedule.clone(),
+    }
+    .compute()
+    .may_dependence
 }

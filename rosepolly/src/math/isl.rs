@@ -110,6 +110,18 @@ extern "C" {
     fn isl_val_get_den_si(v: usize) -> i64;
     fn isl_val_free(v: usize) -> usize;
     fn isl_set_dim(set: usize, t: c_int) -> c_int;
+    fn isl_ast_node_to_str(p: usize) -> *mut c_char;
+    fn isl_ast_expr_to_str(p: usize) -> *mut c_char;
+    fn isl_ast_build_from_context(set: usize) -> usize;
+    fn isl_ast_build_set_iterators(build: usize, iterators: usize) -> usize;
+    fn isl_ast_build_node_from_schedule_map(build: usize, schedule: usize) -> usize;
+    fn isl_ast_build_free(build: usize) -> usize;
+    // isl-rs 0.3.1 maps `isl_ast_node_type` off by one (it numbers `for` 0, isl numbers it 1),
+    // so the node type is read directly.
+    fn isl_ast_node_get_type(node: usize) -> c_int;
+    fn isl_id_alloc(ctx: usize, name: *const c_char, user: *mut c_void) -> usize;
+    fn isl_id_list_alloc(ctx: usize, n: c_int) -> usize;
+    fn isl_id_list_add(list: usize, id: usize) -> usize;
 }
 
 macro_rules! isl_object {
@@ -190,6 +202,150 @@ isl_object!(
     /// `isl_aff`: one quasi-affine expression.
     Aff, Aff, isl_aff_to_str
 );
+isl_object!(
+    /// `isl_ast_node`: a node of the loop AST isl generates from a schedule.
+    AstNode, ASTNode, isl_ast_node_to_str
+);
+isl_object!(
+    /// `isl_ast_expr`: an expression of that AST.
+    AstExpr, ASTExpr, isl_ast_expr_to_str
+);
+
+/// What an [`AstNode`] is.
+pub enum AstNodeView<'c> {
+    For {
+        iterator: String,
+        init: AstExpr<'c>,
+        cond: AstExpr<'c>,
+        inc: AstExpr<'c>,
+        body: AstNode<'c>,
+    },
+    If {
+        cond: AstExpr<'c>,
+        then: AstNode<'c>,
+        otherwise: Option<AstNode<'c>>,
+    },
+    Block(Vec<AstNode<'c>>),
+    /// A statement instance: a call `S(args)`.
+    User(AstExpr<'c>),
+    /// An annotation (polyc does not place marks; kept for completeness).
+    Mark(AstNode<'c>),
+}
+
+/// Operators of [`AstExpr`], re-exported from isl-rs.
+pub use isl_rs::ASTExprOpType as AstOp;
+
+/// What an [`AstExpr`] is.
+pub enum AstExprView<'c> {
+    Int(i64),
+    Id(String),
+    Op(AstOp, Vec<AstExpr<'c>>),
+}
+
+impl<'c> AstNode<'c> {
+    pub fn view(&self) -> AstNodeView<'c> {
+        let n = &self.raw;
+        // Values of isl's `enum isl_ast_node_type` (isl/ast_type.h).
+        const FOR: c_int = 1;
+        const IF: c_int = 2;
+        const BLOCK: c_int = 3;
+        const MARK: c_int = 4;
+        const USER: c_int = 5;
+        match unsafe { isl_ast_node_get_type(n.ptr) } {
+            FOR => {
+                let it = AstExpr::wrap(ok(n.for_get_iterator()));
+                let iterator = match it.view() {
+                    AstExprView::Id(name) => name,
+                    _ => panic!("isl loop iterators are identifiers"),
+                };
+                AstNodeView::For {
+                    iterator,
+                    init: AstExpr::wrap(ok(n.for_get_init())),
+                    cond: AstExpr::wrap(ok(n.for_get_cond())),
+                    inc: AstExpr::wrap(ok(n.for_get_inc())),
+                    body: AstNode::wrap(ok(n.for_get_body())),
+                }
+            }
+            IF => AstNodeView::If {
+                cond: AstExpr::wrap(ok(n.if_get_cond())),
+                then: AstNode::wrap(ok(n.if_get_then_node())),
+                otherwise: ok(n.if_has_else_node())
+                    .then(|| AstNode::wrap(ok(n.if_get_else_node()))),
+            },
+            BLOCK => {
+                let list = ok(n.block_get_children());
+                AstNodeView::Block(
+                    (0..ok(list.size()))
+                        .map(|i| AstNode::wrap(ok(list.get_at(i))))
+                        .collect(),
+                )
+            }
+            USER => AstNodeView::User(AstExpr::wrap(ok(n.user_get_expr()))),
+            MARK => AstNodeView::Mark(AstNode::wrap(ok(n.mark_get_node()))),
+            other => panic!("isl returned an AST node of unknown type {other}"),
+        }
+    }
+}
+
+impl<'c> AstExpr<'c> {
+    pub fn view(&self) -> AstExprView<'c> {
+        use isl_rs::ASTExprType as T;
+        let e = &self.raw;
+        match ok(e.get_type()) {
+            T::Int => AstExprView::Int(
+                Val::wrap(ok(e.get_val()))
+                    .to_i64()
+                    .expect("AST constants fit in i64"),
+            ),
+            T::Id => AstExprView::Id(ok(ok(e.get_id()).get_name()).to_string()),
+            T::Op => {
+                let n = ok(e.get_op_n_arg());
+                AstExprView::Op(
+                    ok(e.get_op_type()),
+                    (0..n).map(|i| AstExpr::wrap(ok(e.get_op_arg(i)))).collect(),
+                )
+            }
+            T::Error => panic!("isl returned an erroneous AST expression"),
+        }
+    }
+}
+
+/// Generate a loop AST that scans `schedule` (statement instances → time vectors) in time
+/// order, with loop iterators named `iterators[k]` for time dimension `k`, under the
+/// parameter constraints `context` (isl's AST generator, `isl_ast_build_node_from_schedule_map`).
+pub fn ast_from_schedule<'c>(
+    ctx: &'c Ctx,
+    context: Set<'c>,
+    schedule: UnionMap<'c>,
+    iterators: &[String],
+) -> AstNode<'c> {
+    unsafe {
+        let raw_ctx = ctx.raw().ptr;
+        let mut list = isl_id_list_alloc(raw_ctx, iterators.len() as c_int);
+        for name in iterators {
+            let c = c_string(name);
+            let id = isl_id_alloc(raw_ctx, c.as_ptr(), std::ptr::null_mut());
+            list = isl_id_list_add(list, id);
+        }
+        let context = context.into_raw();
+        let build = isl_ast_build_from_context(context.ptr);
+        std::mem::forget(context);
+        let build = isl_ast_build_set_iterators(build, list);
+        let schedule = schedule.into_raw();
+        let node = isl_ast_build_node_from_schedule_map(build, schedule.ptr);
+        std::mem::forget(schedule);
+        isl_ast_build_free(build);
+        assert!(
+            node != 0,
+            "isl could not generate an AST: {}",
+            ctx.raw().last_error_msg()
+        );
+        AstNode::wrap(raw::ASTNode {
+            ptr: node,
+            should_free_on_drop: true,
+        })
+    }
+}
 
 /// Convert an isl-rs `i32` dimension count.
 fn count(n: i32) -> usize {
@@ -234,6 +390,14 @@ impl<'c> Set<'c> {
         }
         Ok(Set::wrap(r))
     }
+    /// Parse isl notation in this set's context.
+    pub fn parse_sibling(&self, text: &str) -> Result<Set<'c>, IslError> {
+        let r = fallible(raw::Set::read_from_str(&self.raw.get_ctx(), text))?;
+        if r.ptr == 0 {
+            return Err(IslError(format!("cannot parse set `{text}`")));
+        }
+        Ok(Set::wrap(r))
+    }
     pub fn from_basic_set(b: BasicSet<'c>) -> Set<'c> {
         Set::wrap(ok(raw::Set::from_basic_set(b.raw)))
     }
@@ -257,6 +421,10 @@ impl<'c> Set<'c> {
     }
     pub fn coalesce(self) -> Set<'c> {
         Set::wrap(ok(self.raw.coalesce()))
+    }
+    /// Drop existentially quantified variables and the constraints on them (a superset).
+    pub fn remove_divs(self) -> Set<'c> {
+        Set::wrap(ok(self.raw.remove_divs()))
     }
     pub fn detect_equalities(self) -> Set<'c> {
         Set::wrap(ok(self.raw.detect_equalities()))
@@ -478,6 +646,14 @@ fn mat_rows(m: &raw::Mat) -> Vec<Vec<i64>> {
 impl<'c> Map<'c> {
     pub fn parse(ctx: &'c Ctx, text: &str) -> Result<Map<'c>, IslError> {
         let r = fallible(raw::Map::read_from_str(ctx.raw(), text))?;
+        if r.ptr == 0 {
+            return Err(IslError(format!("cannot parse map `{text}`")));
+        }
+        Ok(Map::wrap(r))
+    }
+    /// Parse isl notation in this map's context.
+    pub fn parse_sibling(&self, text: &str) -> Result<Map<'c>, IslError> {
+        let r = fallible(raw::Map::read_from_str(&self.raw.get_ctx(), text))?;
         if r.ptr == 0 {
             return Err(IslError(format!("cannot parse map `{text}`")));
         }

@@ -79,6 +79,10 @@ impl ConstraintMatrix {
                 r.iter_mut().for_each(|c| *c /= g);
             }
         }
+        // Rows without variables are either trivially true (dropped) or contradictions (kept).
+        self.inequalities
+            .retain(|r| r[..r.len() - 1].iter().any(|c| *c != 0) || r[r.len() - 1] < 0);
+        self.equalities.retain(|r| r.iter().any(|c| *c != 0));
         self.inequalities.sort();
         self.inequalities.dedup();
         self.equalities.sort();

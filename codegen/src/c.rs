@@ -1,0 +1,199 @@
+//! C (and C+OpenMP) printing of a recovered loop program.
+
+use std::fmt::Write;
+
+use rosepolly::model::expr::Expr;
+use rosepolly::model::Scop;
+use rosepolly::syntax::{Loop, Node, FLOORD, MAX, MIN};
+
+/// Definitions of the helpers generated expressions call, guarded so that a file may hold
+/// several generated regions (and survive being compiled by polyc again).
+pub fn helpers() -> String {
+    format!(
+        "#ifndef POLYC_HELPERS\n#define POLYC_HELPERS\n\
+         #define {MIN}(a, b) ((a) < (b) ? (a) : (b))\n\
+         #define {MAX}(a, b) ((a) > (b) ? (a) : (b))\n\
+         #define {FLOORD}(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))\n\
+         #endif\n"
+    )
+}
+
+/// The run-time support of tiled code, emitted once per file: tile sizes from
+/// `POLYC_TILE_SIZES`, the `POLYC_PROFILE` and `POLYC_TRACE` switches, a clock, and integer
+/// helpers for host-side bound arithmetic (functions, so that nested bounds do not grow
+/// exponentially as nested macros would).
+pub fn runtime() -> String {
+    format!(
+        r#"#ifndef POLYC_RUNTIME
+#define POLYC_RUNTIME
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+static inline long polyc_lmin(long a, long b) {{ return a < b ? a : b; }}
+static inline long polyc_lmax(long a, long b) {{ return a > b ? a : b; }}
+static inline long polyc_lfloord(long n, long d) {{ return n >= 0 ? n / d : -((-n + d - 1) / d); }}
+static double polyc_now(void) {{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}}
+/* A switch variable: unset, empty or 0 is off, 1 is on; anything else is an error. */
+static int polyc_switch(const char *name, int *cache) {{
+  if (*cache < 0) {{
+    const char *v = getenv(name);
+    if (!v || !*v || !strcmp(v, "0")) *cache = 0;
+    else if (!strcmp(v, "1")) *cache = 1;
+    else {{
+      fprintf(stderr, "polyc: %s=\"%s\" is not valid: use 1 to turn it on, 0 or unset to turn it off\n", name, v);
+      exit(1);
+    }}
+  }}
+  return *cache;
+}}
+static int polyc_profile_cache = -1, polyc_trace_cache = -1;
+static int polyc_profile(void) {{ return polyc_switch("POLYC_PROFILE", &polyc_profile_cache); }}
+static int polyc_trace(void) {{ return polyc_switch("POLYC_TRACE", &polyc_trace_cache); }}
+/* POLYC_TILE_SIZES: comma-separated positive integers, outermost tiled dimension first; a shorter
+   list repeats its last value. Unset or empty: {default} for every dimension. */
+static long polyc_tile_size(int k) {{
+  static long sizes[64];
+  static int n = -1;
+  if (n < 0) {{
+    const char *s = getenv("POLYC_TILE_SIZES");
+    const char *p = s;
+    n = 0;
+    while (p && *p) {{
+      char *end;
+      long v;
+      if (*p < '0' || *p > '9' || n == 64) goto bad;
+      v = strtol(p, &end, 10);
+      if (v <= 0 || v > 1000000000L) goto bad;
+      sizes[n++] = v;
+      p = end;
+      if (*p == ',') {{
+        p++;
+        if (!*p) goto bad;
+      }} else if (*p) goto bad;
+    }}
+    if (0) {{
+    bad:
+      fprintf(stderr, "polyc: POLYC_TILE_SIZES=\"%s\" is malformed: expected positive integers separated by commas, e.g. 16,32,32\n", s);
+      exit(1);
+    }}
+  }}
+  if (n == 0) return {default};
+  return sizes[k < n ? k : n - 1];
+}}
+#endif
+"#,
+        default = ptile::DEFAULT_TILE_SIZE
+    )
+}
+
+/// How to print.
+#[derive(Debug, Clone)]
+pub struct COptions {
+    /// Mark the outermost parallel loops `#pragma omp parallel for`.
+    pub openmp: bool,
+    /// The integer type of generated loop iterators.
+    pub index_type: String,
+    /// Indentation of the outermost level.
+    pub indent: usize,
+    /// Print this line instead of every statement instance (the empty-tile probe).
+    pub probe: Option<String>,
+}
+
+impl Default for COptions {
+    fn default() -> Self {
+        COptions {
+            openmp: true,
+            index_type: "int".into(),
+            indent: 2,
+            probe: None,
+        }
+    }
+}
+
+/// One statement instance: the statement's expression with its iterators replaced.
+pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr]) -> Expr {
+    let st = &scop.statements[stmt];
+    st.body.substitute(&|name| {
+        st.iterators
+            .iter()
+            .position(|i| i == name)
+            .map(|k| args[k].clone())
+    })
+}
+
+/// Print a loop program.
+pub fn print(scop: &Scop, program: &Node, opts: &COptions) -> String {
+    let mut out = String::new();
+    Printer {
+        scop,
+        opts,
+        out: &mut out,
+    }
+    .node(program, opts.indent, false);
+    out
+}
+
+struct Printer<'a> {
+    scop: &'a Scop<'a>,
+    opts: &'a COptions,
+    out: &'a mut String,
+}
+
+impl Printer<'_> {
+    fn line(&mut self, indent: usize, text: &str) {
+        let _ = writeln!(self.out, "{:indent$}{text}", "");
+    }
+
+    /// `in_parallel`: an enclosing loop is already parallel.
+    fn node(&mut self, n: &Node, indent: usize, in_parallel: bool) {
+        match n {
+            Node::Block(children) => children
+                .iter()
+                .for_each(|c| self.node(c, indent, in_parallel)),
+            Node::User { stmt, args } => match &self.opts.probe {
+                Some(text) => self.line(indent, text),
+                None => {
+                    let e = statement_instance(self.scop, *stmt, args);
+                    self.line(indent, &format!("{e};"));
+                }
+            },
+            Node::If { cond, then, other } => {
+                self.line(indent, &format!("if ({cond}) {{"));
+                self.node(then, indent + 2, in_parallel);
+                if let Some(o) = other {
+                    self.line(indent, "} else {");
+                    self.node(o, indent + 2, in_parallel);
+                }
+                self.line(indent, "}");
+            }
+            Node::For(l) => self.for_loop(l, indent, in_parallel),
+        }
+    }
+
+    fn for_loop(&mut self, l: &Loop, indent: usize, in_parallel: bool) {
+        let parallel = self.opts.openmp && l.parallel && !l.otl && !in_parallel;
+        if parallel {
+            self.line(indent, "#pragma omp parallel for");
+        }
+        let step = if l.step == 1 {
+            format!("{}++", l.iterator)
+        } else {
+            format!("{} += {}", l.iterator, l.step)
+        };
+        let otl = if l.otl { " /* one-time loop */" } else { "" };
+        self.line(
+            indent,
+            &format!(
+                "for ({} {} = {}; {}; {step}) {{{otl}",
+                self.opts.index_type, l.iterator, l.init, l.cond
+            ),
+        );
+        self.node(&l.body, indent + 2, in_parallel || parallel);
+        self.line(indent, "}");
+    }
+}

@@ -1,0 +1,98 @@
+//! Writing the user's file back with each SCoP replaced by generated code.
+//!
+//! Splicing is by whole lines of the original file (columns inside macro expansions cannot be
+//! mapped back). A region's lines, pragmas included, are replaced; a `#line` directive after
+//! each region keeps the compiler's messages about the rest of the file pointing at the
+//! user's lines.
+
+/// A replaced range of lines (1-based, inclusive) and its new text.
+#[derive(Debug, Clone)]
+pub struct Region {
+    pub first_line: u32,
+    pub last_line: u32,
+    pub code: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpliceError {
+    #[error("SCoP regions overlap at line {0}")]
+    Overlap(u32),
+    #[error("line {0} is past the end of the file")]
+    OutOfRange(u32),
+}
+
+/// The new file: `original` with `regions` replaced and `preamble` on top.
+pub fn splice(
+    original: &str,
+    file_name: &str,
+    preamble: &str,
+    regions: &[Region],
+) -> Result<String, SpliceError> {
+    let lines: Vec<&str> = original.split_inclusive('\n').collect();
+    let mut regions: Vec<&Region> = regions.iter().collect();
+    regions.sort_by_key(|r| r.first_line);
+    let mut out = String::from(preamble);
+    out.push_str(&format!("#line 1 \"{}\"\n", escape(file_name)));
+    let mut next = 1u32;
+    for r in regions {
+        if r.first_line < next {
+            return Err(SpliceError::Overlap(r.first_line));
+        }
+        if r.last_line as usize > lines.len() {
+            return Err(SpliceError::OutOfRange(r.last_line));
+        }
+        for l in next..r.first_line {
+            out.push_str(lines[l as usize - 1]);
+        }
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&r.code);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        next = r.last_line + 1;
+        out.push_str(&format!("#line {next} \"{}\"\n", escape(file_name)));
+    }
+    for l in next as usize..=lines.len() {
+        out.push_str(lines[l - 1]);
+    }
+    Ok(out)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_whole_lines_and_keeps_the_rest() {
+        let original = "a\n#pragma scop\nx\n#pragma endscop\nb\n";
+        let out = splice(
+            original,
+            "f.c",
+            "/*h*/\n",
+            &[Region {
+                first_line: 2,
+                last_line: 4,
+                code: "NEW\n".into(),
+            }],
+        )
+        .unwrap();
+        assert_eq!(out, "/*h*/\n#line 1 \"f.c\"\na\nNEW\n#line 5 \"f.c\"\nb\n");
+        assert!(splice(
+            original,
+            "f.c",
+            "",
+            &[Region {
+                first_line: 2,
+                last_line: 9,
+                code: String::new()
+            }]
+        )
+        .is_err());
+    }
+}

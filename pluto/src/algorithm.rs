@@ -1,0 +1,490 @@
+//! Pluto's algorithm (thesis §4.1, Algorithm 1).
+//!
+//! Repeatedly find bands of linearly independent, permutable hyperplanes of minimum
+//! communication cost by lexicographic minimisation; when none can be found, cut the graph of
+//! the dependences still unsatisfied into strongly connected components with a scalar
+//! dimension; stop when every statement has a full-rank schedule and every dependence is
+//! satisfied.
+//!
+//! Dependences are tracked precisely: each convex piece of each dependence keeps the instances
+//! that no dimension found so far orders (`δ = 0` on all of them); legality constraints of a
+//! band apply to the pieces as they were at the band's start.
+
+use petgraph::graph::DiGraph;
+use rosepolly::math::isl::{Ctx, Map};
+use rosepolly::math::ConstraintMatrix;
+use rosepolly::model::Scop;
+
+use crate::deltas;
+use crate::farkas::{farkas_rows, DepForm};
+use crate::ilp::{feasible, lexmin, Layout};
+use crate::order::{coefficient_order, direction, edges};
+use crate::ortho::{orthogonal_basis, rank};
+use crate::schedule::{Band, DimKind, Row, Schedule};
+use crate::{Fusion, PlutoError, PlutoOptions};
+
+/// A convex piece of a dependence, with the instances still unordered.
+#[derive(Clone)]
+struct Piece<'c> {
+    src: usize,
+    sink: usize,
+    remaining: Map<'c>,
+}
+
+struct State<'a, 'c> {
+    ctx: &'c Ctx,
+    scop: &'a Scop<'c>,
+    opts: &'a PlutoOptions,
+    layout: Layout,
+    /// Loop directions (±1) of each statement's iterators.
+    sigma: Vec<Vec<i64>>,
+    rows: Vec<Vec<Row>>,
+    kinds: Vec<DimKind>,
+    bands: Vec<Band>,
+    parallel: Vec<bool>,
+    pieces: Vec<Piece<'c>>,
+    original_from: Option<usize>,
+}
+
+/// Schedule a SCoP.
+pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Schedule, PlutoError> {
+    let n = scop.statements.len();
+    let depths: Vec<usize> = scop.statements.iter().map(|s| s.depth()).collect();
+    // Direct dependences order instances exactly as the memory-based ones do, with far fewer
+    // pairs (rosepolly::compilation::deps::direct).
+    let deps = rosepolly::compilation::deps::direct(ctx, scop);
+    let directions: Vec<_> = deps
+        .iter()
+        .flat_map(|d| {
+            edges(scop, d)
+                .into_iter()
+                .map(|e| (d.source, d.sink, direction(scop, &e, d.source, d.sink)))
+        })
+        .collect();
+    let order = coefficient_order(&depths, &directions, opts.direction_ordering);
+    let names: Vec<String> = scop.statements.iter().map(|s| s.name.clone()).collect();
+    let iters: Vec<Vec<String>> = scop
+        .statements
+        .iter()
+        .map(|s| s.iterators.clone())
+        .collect();
+    let layout = Layout::new(&scop.params, &names, &iters, &order);
+    let sigma = scop
+        .statements
+        .iter()
+        .map(|s| {
+            s.loops
+                .iter()
+                .map(|&l| scop.loops[l].stride.signum())
+                .collect()
+        })
+        .collect();
+    let pieces = deps
+        .iter()
+        .flat_map(|d| {
+            d.relation.pieces().into_iter().map(|p| Piece {
+                src: d.source,
+                sink: d.sink,
+                remaining: p.into_isl(),
+            })
+        })
+        .collect();
+    let mut st = State {
+        ctx,
+        scop,
+        opts,
+        layout,
+        sigma,
+        rows: vec![Vec::new(); n],
+        kinds: Vec::new(),
+        bands: Vec::new(),
+        parallel: Vec::new(),
+        pieces,
+        original_from: None,
+    };
+    if opts.fusion == Fusion::NoFuse {
+        st.cut(Cut::All, false);
+    }
+    // Each round adds at least one dimension; this bound is never reached by a correct run.
+    let limit = 4 * (scop.max_depth() + 1) + 2 * n + 8;
+    while !(st.full_rank() && st.pieces.is_empty()) {
+        if st.kinds.len() > limit {
+            return Err(PlutoError::NoProgress {
+                dims: st.kinds.len(),
+            });
+        }
+        let found = if st.full_rank() { 0 } else { st.find_band() };
+        if std::env::var_os("POLYC_DEBUG_PLUTO").is_some() {
+            eprintln!(
+                "pluto: dims {} found {found} full {} pieces {}",
+                st.kinds.len(),
+                st.full_rank(),
+                st.pieces.len()
+            );
+            for (k, r) in st.rows.iter().enumerate() {
+                eprintln!(
+                    "   S{k}: {:?}",
+                    r.iter()
+                        .map(|x| (x.coeffs.clone(), x.constant))
+                        .collect::<Vec<_>>()
+                );
+            }
+            for p in &st.pieces {
+                eprintln!("   {} -> {}: {}", p.src, p.sink, p.remaining);
+            }
+        }
+        if found == 0 && !st.cut_when_stuck() {
+            st.complete_with_original();
+        }
+    }
+    Ok(Schedule {
+        rows: st.rows,
+        kinds: st.kinds,
+        bands: st.bands,
+        parallel: st.parallel,
+        original_order_from: st.original_from,
+    })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Cut {
+    /// Every SCC its own value.
+    All,
+    /// A new value where the dimensionality of consecutive SCCs changes.
+    DimBased,
+    /// Two groups: the first half of the SCCs and the rest.
+    Center,
+}
+
+impl<'c> State<'_, 'c> {
+    fn depth(&self, s: usize) -> usize {
+        self.scop.statements[s].depth()
+    }
+
+    /// The rows of statement `s` found so far, in its loop-direction space (`a' = σ·a`).
+    fn hyperplanes(&self, s: usize) -> Vec<Vec<i64>> {
+        self.rows[s]
+            .iter()
+            .filter(|r| !r.is_constant())
+            .map(|r| {
+                r.coeffs
+                    .iter()
+                    .zip(&self.sigma[s])
+                    .map(|(c, g)| c * g)
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn is_full_rank(&self, s: usize) -> bool {
+        rank(&self.hyperplanes(s)) >= self.depth(s)
+    }
+
+    fn full_rank(&self) -> bool {
+        (0..self.rows.len()).all(|s| self.is_full_rank(s))
+    }
+
+    /// Algorithm 1, lines 7–19: one band of permutable hyperplanes. Returns how many were found.
+    fn find_band(&mut self) -> usize {
+        let band_pieces = self.pieces.clone();
+        let t0 = std::time::Instant::now();
+        let context = self.nonnegative_params();
+        let mut base = self.layout.system();
+        for p in &band_pieces {
+            let form = DepForm {
+                layout: &self.layout,
+                src: p.src,
+                sink: p.sink,
+                sigma_src: &self.sigma[p.src],
+                sigma_sink: &self.sigma[p.sink],
+            };
+            // Legality holds for every parameter value; the communication bound is a cost, and
+            // is measured for non-negative problem sizes only (without that context, a piece
+            // that does not mention a parameter would force its bound coefficient to zero for
+            // every other piece too).
+            form.add_legality(&mut base, &farkas_rows(&p.remaining));
+            let bounded = p.remaining.clone().intersect_params(context.clone());
+            form.add_bounding(&mut base, &farkas_rows(&bounded));
+        }
+        base.normalize();
+        let debug = std::env::var_os("POLYC_DEBUG_PLUTO").is_some();
+        if debug {
+            eprintln!(
+                "pluto: band base {} rows, {} pieces, {:?}",
+                base.inequalities.len() + base.equalities.len(),
+                band_pieces.len(),
+                t0.elapsed()
+            );
+        }
+        let start = self.kinds.len();
+        let mut found = 0;
+        while !self.full_rank() {
+            let mut sys = base.clone();
+            self.add_non_trivial(&mut sys);
+            let t1 = std::time::Instant::now();
+            self.add_independence(&mut sys);
+            let t2 = std::time::Instant::now();
+            let sol = lexmin(self.ctx, &sys, self.opts.solver);
+            if debug {
+                eprintln!(
+                    "pluto: independence {:?} lexmin {:?}",
+                    t2 - t1,
+                    t2.elapsed()
+                );
+            }
+            let Some(sol) = sol else {
+                if std::env::var_os("POLYC_DEBUG_PLUTO").is_some() {
+                    eprintln!("pluto: infeasible system\n{sys}");
+                }
+                break;
+            };
+            self.push_hyperplane(&sol);
+            found += 1;
+        }
+        if found > 0 {
+            let t3 = std::time::Instant::now();
+            self.close_band(start, found, band_pieces);
+            if debug {
+                eprintln!("pluto: close band {:?}", t3.elapsed());
+            }
+        }
+        found
+    }
+
+    /// `{ : n >= 0 }` for every parameter.
+    fn nonnegative_params(&self) -> rosepolly::math::isl::Set<'c> {
+        let names: Vec<String> = self
+            .scop
+            .params
+            .iter()
+            .map(|p| self.scop.names.get(p))
+            .collect();
+        let cond: Vec<String> = names.iter().map(|n| format!("{n} >= 0")).collect();
+        let text = if names.is_empty() {
+            "{ : }".to_string()
+        } else {
+            format!("[{}] -> {{ : {} }}", names.join(", "), cond.join(" and "))
+        };
+        rosepolly::math::isl::Set::parse(self.ctx, &text).expect("parameter context parses")
+    }
+
+    /// `Σ a'_k ≥ 1` for every statement that still needs hyperplanes (Pluto's EAGER mode).
+    fn add_non_trivial(&self, sys: &mut ConstraintMatrix) {
+        for s in 0..self.rows.len() {
+            if self.is_full_rank(s) {
+                continue;
+            }
+            let mut r = vec![0; sys.n_vars() + 1];
+            for &c in &self.layout.coeff[s] {
+                r[c] = 1;
+            }
+            r[sys.n_vars()] = -1;
+            sys.add_inequality(r);
+        }
+    }
+
+    /// Orthogonality constraints (eq. 4.10) for statements that are not full rank yet.
+    fn add_independence(&self, sys: &mut ConstraintMatrix) {
+        let mut extra = Vec::new();
+        for s in 0..self.rows.len() {
+            let h = self.hyperplanes(s);
+            if h.is_empty() || self.is_full_rank(s) {
+                continue;
+            }
+            let cols = &self.layout.coeff[s];
+            let mut sum = vec![0; sys.n_vars() + 1];
+            for v in orthogonal_basis(&h, self.depth(s)) {
+                let mut r = vec![0; sys.n_vars() + 1];
+                for (k, &c) in cols.iter().enumerate() {
+                    r[c] = v[k];
+                }
+                // Orient v so that v·a' ≥ 1 is possible at all (Pluto's implementation). With
+                // a' ≥ 0 the sign pattern often decides: a non-negative v is kept, a
+                // non-positive one negated; only mixed ones need the integer feasibility test.
+                let negate = if v.iter().all(|x| *x >= 0) {
+                    false
+                } else if v.iter().all(|x| *x <= 0) {
+                    true
+                } else {
+                    let mut test = sys.clone();
+                    let mut one = r.clone();
+                    one[sys.n_vars()] = -1;
+                    test.add_inequality(one);
+                    !feasible(self.ctx, &test)
+                };
+                if negate {
+                    r.iter_mut().for_each(|x| *x = -*x);
+                }
+                for (acc, x) in sum.iter_mut().zip(&r) {
+                    *acc += x;
+                }
+                extra.push(r);
+            }
+            sum[sys.n_vars()] = -1;
+            extra.push(sum);
+        }
+        for r in extra {
+            sys.add_inequality(r);
+        }
+    }
+
+    fn push_hyperplane(&mut self, sol: &[i64]) {
+        for s in 0..self.rows.len() {
+            let coeffs = self.layout.coeff[s]
+                .iter()
+                .zip(&self.sigma[s])
+                .map(|(&c, g)| g * sol[c])
+                .collect();
+            self.rows[s].push(Row {
+                coeffs,
+                constant: sol[self.layout.constant[s]],
+            });
+        }
+        self.kinds.push(DimKind::Hyperplane {
+            band: self.bands.len(),
+        });
+        self.parallel.push(false);
+    }
+
+    /// Record the band: parallel flags, then what its dimensions leave unordered.
+    fn close_band(&mut self, start: usize, depth: usize, pieces: Vec<Piece<'c>>) {
+        let mut remaining = pieces;
+        let mut parallel = Vec::new();
+        for d in start..start + depth {
+            let carried = remaining.iter().any(|p| {
+                deltas::carries(
+                    self.scop,
+                    &p.remaining,
+                    &self.rows[p.src][d],
+                    &self.rows[p.sink][d],
+                )
+            });
+            parallel.push(!carried);
+            self.parallel[d] = !carried;
+            remaining = remaining
+                .into_iter()
+                .map(|p| {
+                    let r = deltas::unordered(
+                        self.scop,
+                        &p.remaining,
+                        &self.rows[p.src][d],
+                        &self.rows[p.sink][d],
+                    );
+                    Piece { remaining: r, ..p }
+                })
+                .filter(|p| !p.remaining.is_empty())
+                .collect();
+        }
+        self.pieces = remaining;
+        self.bands.push(Band {
+            start,
+            depth,
+            permutable: true,
+            parallel,
+        });
+    }
+
+    /// No hyperplane can be found (or every statement is full rank but dependences remain):
+    /// distribute, as the fusion policy says.
+    fn cut_when_stuck(&mut self) -> bool {
+        let order: &[Cut] = match (self.opts.fusion, self.full_rank()) {
+            (_, true) | (Fusion::NoFuse, _) => &[Cut::All],
+            (Fusion::SmartFuse, false) => &[Cut::DimBased, Cut::All],
+            (Fusion::MaxFuse, false) => &[Cut::DimBased, Cut::Center, Cut::All],
+        };
+        order.iter().any(|&c| self.cut(c, true))
+    }
+
+    /// Stuck: no legal hyperplane and no cut that orders anything. This happens when earlier
+    /// hyperplanes (chosen for cost, with constant shifts) leave zero-distance dependences in
+    /// both directions between statements of one component. The original execution order
+    /// satisfies every dependence, so appending its dimensions (as Pluto falls back to the
+    /// original order) completes a legal schedule while keeping the bands found so far.
+    fn complete_with_original(&mut self) {
+        let (rows, kinds) = Schedule::original(self.scop);
+        self.original_from = Some(self.kinds.len());
+        for (d, kind) in kinds.iter().enumerate() {
+            if self.full_rank() && self.pieces.is_empty() {
+                break;
+            }
+            let dim = self.kinds.len();
+            for (s, r) in rows.iter().enumerate() {
+                self.rows[s].push(r[d].clone());
+            }
+            self.parallel.push(false);
+            let pieces = std::mem::take(&mut self.pieces);
+            if *kind == DimKind::Scalar {
+                self.kinds.push(DimKind::Scalar);
+                self.pieces = pieces
+                    .into_iter()
+                    .filter(|p| rows[p.src][d].constant == rows[p.sink][d].constant)
+                    .collect();
+            } else {
+                self.kinds.push(DimKind::Hyperplane {
+                    band: self.bands.len(),
+                });
+                self.close_band(dim, 1, pieces);
+            }
+        }
+    }
+
+    /// Strongly connected components of the graph of unsatisfied dependences, in topological
+    /// order.
+    fn sccs(&self) -> Vec<Vec<usize>> {
+        let mut g = DiGraph::<usize, ()>::new();
+        let nodes: Vec<_> = (0..self.rows.len()).map(|s| g.add_node(s)).collect();
+        for p in &self.pieces {
+            g.update_edge(nodes[p.src], nodes[p.sink], ());
+        }
+        let mut sccs: Vec<Vec<usize>> = petgraph::algo::tarjan_scc(&g)
+            .into_iter()
+            .map(|c| c.into_iter().map(|n| g[n]).collect())
+            .collect();
+        sccs.reverse();
+        for c in &mut sccs {
+            c.sort_unstable();
+        }
+        sccs
+    }
+
+    /// Add a scalar dimension separating SCCs. With `need_progress`, only when it orders some
+    /// dependence. Returns whether a dimension was added.
+    fn cut(&mut self, how: Cut, need_progress: bool) -> bool {
+        let sccs = self.sccs();
+        if sccs.len() < 2 {
+            return false;
+        }
+        let mut value = vec![0i64; self.rows.len()];
+        let mut v = 0;
+        let mut prev_dim = None;
+        for (k, comp) in sccs.iter().enumerate() {
+            let dim = comp.iter().map(|&s| self.depth(s)).max().unwrap_or(0);
+            match how {
+                Cut::All => v = k as i64,
+                Cut::DimBased => {
+                    if prev_dim.is_some_and(|p| p != dim) {
+                        v += 1;
+                    }
+                }
+                Cut::Center => v = i64::from(k >= sccs.len().div_ceil(2)),
+            }
+            prev_dim = Some(dim);
+            for &s in comp {
+                value[s] = v;
+            }
+        }
+        let separates = value.iter().any(|&x| x != value[0]);
+        let orders = self.pieces.iter().any(|p| value[p.src] != value[p.sink]);
+        if !separates || (need_progress && !orders) {
+            return false;
+        }
+        for (s, v) in value.iter().enumerate() {
+            let d = self.depth(s);
+            self.rows[s].push(Row::constant(d, *v));
+        }
+        self.kinds.push(DimKind::Scalar);
+        self.parallel.push(false);
+        self.pieces.retain(|p| value[p.src] == value[p.sink]);
+        true
+    }
+}

@@ -1,0 +1,154 @@
+//! `--dump schedule`, as text and as JSON (keys fixed by docs/interfaces.md).
+
+use std::fmt::Write;
+
+use rosepolly::model::Scop;
+use serde::Serialize;
+
+use crate::intratile::IntraTile;
+use crate::schedule::{Band, DimKind};
+use crate::Scheduled;
+
+#[derive(Serialize)]
+pub struct ScheduleJson {
+    pub file: String,
+    pub scops: Vec<ScopScheduleJson>,
+}
+
+#[derive(Serialize)]
+pub struct ScopScheduleJson {
+    pub id: usize,
+    pub function: String,
+    pub statements: Vec<StatementScheduleJson>,
+    pub bands: Vec<Band>,
+    /// Per schedule dimension: `hyperplane` or `scalar`.
+    pub dims: Vec<&'static str>,
+    /// Per schedule dimension: whether its loop carries no dependence.
+    pub parallel: Vec<bool>,
+    /// Set when the original execution order completes the schedule from this dimension.
+    pub original_order_from: Option<usize>,
+    pub intra_tile: Vec<IntraTile>,
+    /// Per band: input dependences with both reads on one wavefront (thesis eq. 4.16).
+    pub wavefront_reuse: Vec<usize>,
+}
+
+#[derive(Serialize)]
+pub struct StatementScheduleJson {
+    pub name: String,
+    pub iterators: Vec<String>,
+    pub schedule: Vec<String>,
+}
+
+fn dim_name(k: &DimKind) -> &'static str {
+    match k {
+        DimKind::Hyperplane { .. } => "hyperplane",
+        DimKind::Scalar => "scalar",
+    }
+}
+
+pub fn json(file: &str, scops: &[Scop], results: &[Scheduled]) -> ScheduleJson {
+    ScheduleJson {
+        file: file.to_string(),
+        scops: scops
+            .iter()
+            .zip(results)
+            .map(|(scop, r)| ScopScheduleJson {
+                id: scop.id,
+                function: scop.function.clone(),
+                statements: scop
+                    .statements
+                    .iter()
+                    .enumerate()
+                    .map(|(s, st)| StatementScheduleJson {
+                        name: st.name.clone(),
+                        iterators: st.iterators.clone(),
+                        schedule: r.schedule.rows[s]
+                            .iter()
+                            .map(|row| row.expr(&st.iterators))
+                            .collect(),
+                    })
+                    .collect(),
+                bands: r.schedule.bands.clone(),
+                dims: r.schedule.kinds.iter().map(dim_name).collect(),
+                parallel: r.schedule.parallel.clone(),
+                original_order_from: r.schedule.original_order_from,
+                intra_tile: r.intra_tile.clone(),
+                wavefront_reuse: r.wavefront_reuse.clone(),
+            })
+            .collect(),
+    }
+}
+
+fn flags(v: &[bool]) -> String {
+    v.iter()
+        .map(|p| if *p { "par" } else { "seq" })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn text(scops: &[Scop], results: &[Scheduled]) -> String {
+    let mut out = String::new();
+    for (scop, r) in scops.iter().zip(results) {
+        let _ = writeln!(
+            out,
+            "SCoP {} in {}, {}:{}-{}",
+            scop.id,
+            scop.function,
+            scop.region.start.file,
+            scop.region.start.line,
+            scop.region.end.line
+        );
+        for (s, st) in scop.statements.iter().enumerate() {
+            let rows: Vec<String> = r.schedule.rows[s]
+                .iter()
+                .map(|row| row.expr(&st.iterators))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  {}[{}] -> ({})",
+                st.name,
+                st.iterators.join(", "),
+                rows.join(", ")
+            );
+        }
+        let dims: Vec<&str> = r.schedule.kinds.iter().map(dim_name).collect();
+        let _ = writeln!(out, "  dimensions: {}", dims.join(" "));
+        if let Some(d) = r.schedule.original_order_from {
+            let _ = writeln!(out, "  from dimension {d} on: the original execution order (no legal hyperplane was left)");
+        }
+        for (b, band) in r.schedule.bands.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  band {b}: dims {}..{}, {}, parallel [{}], wavefront reuse {}",
+                band.start,
+                band.start + band.depth,
+                if band.permutable {
+                    "permutable"
+                } else {
+                    "not permutable"
+                },
+                flags(&band.parallel),
+                r.wavefront_reuse[b]
+            );
+            let it = &r.intra_tile[b];
+            match it.cut {
+                Some(c) => {
+                    let _ = writeln!(
+                        out,
+                        "    intra-tile (Algorithm 4): components {:?} separated before band dim {c}, parallel [{}]",
+                        it.components,
+                        flags(&it.parallel)
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "    intra-tile (Algorithm 4): no cut, parallel [{}]",
+                        flags(&it.parallel)
+                    );
+                }
+            }
+        }
+    }
+    out
+}

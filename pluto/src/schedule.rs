@@ -1,0 +1,230 @@
+//! Multi-dimensional affine schedules: one row per schedule dimension for every statement.
+//!
+//! All statements have the same number of rows. A dimension is either a *hyperplane* (a loop
+//! in the transformed program; rows are affine in the statement's iterators) or a *scalar*
+//! dimension (a constant per statement that orders fused groups, from an SCC cut). Consecutive
+//! hyperplanes found together form a band, permutable when every dependence not satisfied
+//! before the band has a non-negative distance along all of its rows.
+
+use std::fmt;
+
+use rosepolly::math::isl::{Ctx, UnionMap};
+use rosepolly::model::Scop;
+use serde::Serialize;
+
+/// One row of one statement's schedule: `Σ coeffs[k]·iterator[k] + constant`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Row {
+    /// One coefficient per iterator of the statement, outermost first.
+    pub coeffs: Vec<i64>,
+    pub constant: i64,
+}
+
+impl Row {
+    pub fn constant(depth: usize, c: i64) -> Row {
+        Row {
+            coeffs: vec![0; depth],
+            constant: c,
+        }
+    }
+
+    pub fn is_constant(&self) -> bool {
+        self.coeffs.iter().all(|c| *c == 0)
+    }
+
+    /// The row written over named iterators (`2*t + i + 1`).
+    pub fn expr(&self, iterators: &[String]) -> String {
+        let mut out = String::new();
+        for (c, it) in self.coeffs.iter().zip(iterators) {
+            if *c == 0 {
+                continue;
+            }
+            let mag = c.abs();
+            if out.is_empty() {
+                if *c < 0 {
+                    out.push('-');
+                }
+            } else {
+                out.push_str(if *c < 0 { " - " } else { " + " });
+            }
+            if mag != 1 {
+                out.push_str(&format!("{mag}*"));
+            }
+            out.push_str(it);
+        }
+        if out.is_empty() {
+            return self.constant.to_string();
+        }
+        match self.constant {
+            0 => {}
+            c if c > 0 => out.push_str(&format!(" + {c}")),
+            c => out.push_str(&format!(" - {}", -c)),
+        }
+        out
+    }
+
+    /// The value at a point.
+    pub fn eval(&self, iters: &[i64]) -> i64 {
+        self.coeffs
+            .iter()
+            .zip(iters)
+            .map(|(c, x)| c * x)
+            .sum::<i64>()
+            + self.constant
+    }
+}
+
+/// What a schedule dimension is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DimKind {
+    /// A loop; the index of its band in [`Schedule::bands`].
+    Hyperplane { band: usize },
+    /// A constant per statement (fusion structure).
+    Scalar,
+}
+
+/// Consecutive hyperplanes found together.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Band {
+    /// First schedule dimension of the band.
+    pub start: usize,
+    pub depth: usize,
+    pub permutable: bool,
+    /// One flag per band dimension: no dependence left at that dimension has a non-zero distance.
+    pub parallel: Vec<bool>,
+}
+
+/// A complete schedule of a SCoP.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Schedule {
+    /// `rows[s][d]`: statement `s`, dimension `d`.
+    pub rows: Vec<Vec<Row>>,
+    pub kinds: Vec<DimKind>,
+    pub bands: Vec<Band>,
+    /// Per dimension: whether the loop at that dimension carries no dependence.
+    pub parallel: Vec<bool>,
+    /// When the scheduler got stuck (no legal hyperplane, no cut that helps), the dimension
+    /// from which the original execution order completes the schedule, as Pluto falls back to
+    /// the original order.
+    pub original_order_from: Option<usize>,
+}
+
+impl Schedule {
+    pub fn n_dims(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Statement `s`'s schedule as isl text `{ S[i, j] -> [rows] }` (parameters included).
+    pub fn isl_text(&self, scop: &Scop, s: usize) -> String {
+        let st = &scop.statements[s];
+        let names = st.domain.dim_names();
+        let tuple = st
+            .domain
+            .isl()
+            .tuple_name()
+            .expect("statement domains are named");
+        let rows: Vec<String> = self.rows[s].iter().map(|r| r.expr(&names)).collect();
+        format!(
+            "{}{{ {tuple}[{}] -> [{}] }}",
+            scop.isl_params(),
+            names.join(", "),
+            rows.join(", ")
+        )
+    }
+
+    /// All statements' schedules, restricted to their domains.
+    pub fn union_map<'c>(&self, ctx: &'c Ctx, scop: &Scop<'c>) -> UnionMap<'c> {
+        scop.statements
+            .iter()
+            .enumerate()
+            .fold(UnionMap::empty(ctx), |u, (s, st)| {
+                let m = rosepolly::math::isl::Map::parse(ctx, &self.isl_text(scop, s))
+                    .expect("schedule text parses");
+                u.add_map(m.intersect_domain(st.domain.isl().clone()))
+            })
+    }
+
+    /// The original execution order as a schedule: textual positions as scalar dimensions and
+    /// each loop as a band of its own (iterators negated for loops counting down).
+    pub fn original(scop: &Scop) -> (Vec<Vec<Row>>, Vec<DimKind>) {
+        let depth = scop.max_depth();
+        let mut rows = Vec::new();
+        for st in &scop.statements {
+            let d = st.depth();
+            let mut r = Vec::new();
+            for level in 0..=depth {
+                r.push(Row::constant(
+                    d,
+                    st.beta.get(level).copied().unwrap_or(0) as i64,
+                ));
+                if level < depth {
+                    let mut coeffs = vec![0; d];
+                    if level < d {
+                        coeffs[level] = scop.loops[st.loops[level]].stride.signum();
+                    }
+                    r.push(Row {
+                        coeffs,
+                        constant: 0,
+                    });
+                }
+            }
+            rows.push(r);
+        }
+        let kinds = (0..2 * depth + 1)
+            .map(|k| {
+                if k % 2 == 0 {
+                    DimKind::Scalar
+                } else {
+                    DimKind::Hyperplane { band: k / 2 }
+                }
+            })
+            .collect();
+        (rows, kinds)
+    }
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (s, rows) in self.rows.iter().enumerate() {
+            let r: Vec<String> = rows.iter().map(|r| format!("{:?}", r.coeffs)).collect();
+            writeln!(f, "S{s}: {}", r.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_print_as_expressions() {
+        let it = ["t".to_string(), "i".to_string()];
+        assert_eq!(
+            Row {
+                coeffs: vec![2, 1],
+                constant: 1
+            }
+            .expr(&it),
+            "2*t + i + 1"
+        );
+        assert_eq!(
+            Row {
+                coeffs: vec![0, -1],
+                constant: 0
+            }
+            .expr(&it),
+            "-i"
+        );
+        assert_eq!(Row::constant(2, 3).expr(&it), "3");
+        assert_eq!(
+            Row {
+                coeffs: vec![1, -2],
+                constant: -4
+            }
+            .eval(&[3, 1]),
+            -3
+        );
+    }
+}

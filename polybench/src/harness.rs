@@ -1,0 +1,193 @@
+//! Build and run PolyBench-form programs with the system C compiler and collect their array
+//! dumps, so that a transformed program can be compared with the original one.
+//!
+//! A program is built the way PolyBench's own scripts build it: the kernel's `.c` (or a
+//! transformed version of it) together with `utilities/polybench.c`, with the kernel's directory
+//! and `utilities` on the include path, a dataset define and `POLYBENCH_DUMP_ARRAYS`, so that the
+//! arrays are printed on stderr when the kernel is done.
+
+use crate::{utilities_of, Kernel};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// How to build one program.
+#[derive(Debug, Clone)]
+pub struct Build {
+    /// `MINI`, `SMALL`... (see [`crate::DATASETS`]).
+    pub dataset: String,
+    /// Build with `-fopenmp`.
+    pub openmp: bool,
+    /// Optimisation and other flags passed before the sources, e.g. `-O2`.
+    pub cflags: Vec<String>,
+}
+
+impl Build {
+    /// An `-O2` build at `dataset`, with or without OpenMP.
+    pub fn new(dataset: &str, openmp: bool) -> Build {
+        Build {
+            dataset: dataset.to_string(),
+            openmp,
+            cflags: vec!["-O2".into()],
+        }
+    }
+
+    /// The preprocessor flags a kernel needs (`-I` its directory and `utilities`, the dataset).
+    pub fn cpp_flags(&self, k: &Kernel) -> Vec<String> {
+        let dir = k.source.parent().unwrap_or(Path::new("."));
+        vec![
+            format!("-I{}", utilities_of(k).display()),
+            format!("-I{}", dir.display()),
+            format!("-D{}_DATASET", self.dataset),
+        ]
+    }
+}
+
+/// The C compiler: `$CC`, else `gcc`.
+pub fn cc() -> String {
+    std::env::var("CC").unwrap_or_else(|_| "gcc".into())
+}
+
+/// Compile `source` (the kernel's own file or a transformed copy) into `exe`.
+pub fn compile(k: &Kernel, source: &Path, build: &Build, exe: &Path) -> Result<(), String> {
+    let mut cmd = Command::new(cc());
+    cmd.args(&build.cflags)
+        // The same floating-point evaluation for original and transformed programs.
+        .arg("-ffp-contract=off")
+        .args(build.cpp_flags(k))
+        .arg("-DPOLYBENCH_DUMP_ARRAYS")
+        .arg(source)
+        .arg(utilities_of(k).join("polybench.c"))
+        .arg("-o")
+        .arg(exe)
+        .arg("-lm");
+    if build.openmp {
+        cmd.arg("-fopenmp");
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", cc()))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} failed on {}:\n{}",
+            cc(),
+            source.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// Run a built program with extra environment variables; its stderr (the array dump).
+pub fn run(exe: &Path, env: &[(&str, &str)]) -> Result<String, String> {
+    let out = Command::new(exe)
+        .envs(env.iter().copied())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    if !out.status.success() {
+        return Err(format!(
+            "{} exited with {}:\n{}",
+            exe.display(),
+            out.status,
+            tail(&stderr, 2000)
+        ));
+    }
+    Ok(stderr)
+}
+
+/// Build and run the original kernel; its array dump.
+pub fn reference_dump(k: &Kernel, build: &Build, work: &Path) -> Result<String, String> {
+    let exe = work.join(format!("{}-{}-orig", k.name, build.dataset));
+    compile(k, &k.source, build, &exe)?;
+    let dump = run(&exe, &[])?;
+    if !dump.contains("begin dump") {
+        return Err(format!(
+            "{} printed no array dump; is it a PolyBench program?",
+            k.name
+        ));
+    }
+    Ok(dump)
+}
+
+/// Where two dumps first differ, as a short report; `None` when they are equal.
+pub fn compare_dumps(expected: &str, actual: &str) -> Option<String> {
+    if expected == actual {
+        return None;
+    }
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    let first = e
+        .iter()
+        .zip(&a)
+        .position(|(x, y)| x != y)
+        .unwrap_or(e.len().min(a.len()));
+    Some(format!(
+        "dumps differ at line {} of {} (expected `{}`, got `{}`)",
+        first + 1,
+        e.len(),
+        e.get(first).unwrap_or(&"<end>"),
+        a.get(first).unwrap_or(&"<end>")
+    ))
+}
+
+/// A fresh scratch directory under the system temporary directory.
+pub fn scratch_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("polyc-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("cannot create a scratch directory");
+    dir
+}
+
+/// Run `job` on every item with as many threads as the machine has cores; results in order.
+pub fn par_map<T: Sync, R: Send>(items: &[T], job: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new((0..items.len()).map(|_| None).collect::<Vec<_>>());
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(items.len()) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = job(item);
+                results.lock().unwrap()[i] = Some(r);
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .map(|r| r.expect("every item was processed"))
+        .collect()
+}
+
+fn tail(s: &str, n: usize) -> &str {
+    let start = s.len().saturating_sub(n);
+    let start = (start..s.len())
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(s.len());
+    &s[start..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compare_reports_the_first_difference() {
+        assert_eq!(compare_dumps("a\nb\n", "a\nb\n"), None);
+        let r = compare_dumps("a\nb\nc\n", "a\nx\nc\n").unwrap();
+        assert!(r.contains("line 2"), "{r}");
+        let r = compare_dumps("a\nb\n", "a\n").unwrap();
+        assert!(r.contains("<end>"), "{r}");
+    }
+
+    #[test]
+    fn par_map_keeps_order() {
+        let v: Vec<u32> = (0..50).collect();
+        assert_eq!(
+            par_map(&v, |x| x * 2),
+            v.iter().map(|x| x * 2).collect::<Vec<_>>()
+        );
+    }
+}

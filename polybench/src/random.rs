@@ -1,0 +1,157 @@
+//! Random small affine loop programs, for property tests of the dependence analysis, the
+//! scheduler and the tiler: a function with one `#pragma scop` region of one to three loop
+//! nests, up to three deep, with rectangular, triangular and decreasing loops, statements at any
+//! depth (imperfect nests), and uniform and non-uniform subscripts on two 2-D arrays, a 1-D
+//! array and a scalar.
+//!
+//! Every array access stays inside the declared extents for parameter values up to
+//! [`MAX_PARAM`], so the programs can also be compiled and run.
+
+use std::fmt::Write;
+
+/// The largest value the generated programs' parameters `n` and `m` may take.
+pub const MAX_PARAM: i64 = 24;
+/// Declared extent of every array dimension: indices are iterators (`< MAX_PARAM`) plus at
+/// most 2, plus an offset of 2 that keeps `i - 1` and `i - 2` non-negative.
+const EXTENT: i64 = MAX_PARAM + 6;
+
+/// A xorshift64* generator: deterministic for a seed, no dependency needed.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    /// True with probability `p` percent.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next_u64() % 100 < percent
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+const ITERS: [&str; 3] = ["i", "j", "k"];
+
+/// A random program; the same seed always gives the same text. The kernel function is
+/// `kernel(int n, int m, double A[..][..], double B[..][..], double x[..])`.
+pub fn program(seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut body = String::new();
+    let nests = 1 + rng.below(3);
+    for _ in 0..nests {
+        let depth = 1 + rng.below(3);
+        nest(&mut rng, &mut body, 0, depth, "  ");
+    }
+    format!(
+        "/* random affine program, seed {seed} */\n\
+         void kernel(int n, int m, double A[{e}][{e}], double B[{e}][{e}], double x[{e}])\n{{\n\
+         \x20 int i, j, k;\n\
+         \x20 double s = 0.0;\n\
+         #pragma scop\n{body}#pragma endscop\n\
+         \x20 x[0] += s;\n}}\n",
+        e = EXTENT
+    )
+}
+
+/// A loop at `level` and everything inside it, down to `depth` loops.
+fn nest(rng: &mut Rng, out: &mut String, level: usize, depth: usize, indent: &str) {
+    let it = ITERS[level];
+    let outer = (level > 0).then(|| ITERS[level - 1]);
+    let bound = *rng.pick(&["n", "m"]);
+    let (lower, upper) = match (outer, rng.below(4)) {
+        (Some(o), 0) => ("0".to_string(), format!("{it} <= {o}")),
+        (Some(o), 1) => (format!("{o} + 1"), format!("{it} < {bound}")),
+        (_, 2) => ("1".to_string(), format!("{it} < {bound} - 1")),
+        _ => ("0".to_string(), format!("{it} < {bound}")),
+    };
+    // Decreasing loops only for the simple rectangular form, where the bounds swap cleanly.
+    if lower == "0" && upper == format!("{it} < {bound}") && rng.chance(20) {
+        let _ = writeln!(
+            out,
+            "{indent}for ({it} = {bound} - 1; {it} >= 0; {it}--) {{"
+        );
+    } else {
+        let _ = writeln!(out, "{indent}for ({it} = {lower}; {upper}; {it}++) {{");
+    }
+    let inner = format!("{indent}  ");
+    let live = &ITERS[..=level];
+    if level + 1 < depth {
+        if rng.chance(30) {
+            statement(rng, out, live, &inner);
+        }
+        nest(rng, out, level + 1, depth, &inner);
+        if rng.chance(25) {
+            statement(rng, out, live, &inner);
+        }
+    } else {
+        for _ in 0..1 + rng.below(2) {
+            statement(rng, out, live, &inner);
+        }
+    }
+    let _ = writeln!(out, "{indent}}}");
+}
+
+/// One assignment over the live iterators.
+fn statement(rng: &mut Rng, out: &mut String, live: &[&str], indent: &str) {
+    let target = access(rng, live);
+    let reads: Vec<String> = (0..1 + rng.below(3)).map(|_| access(rng, live)).collect();
+    let op = *rng.pick(&["=", "+="]);
+    let _ = writeln!(
+        out,
+        "{indent}{target} {op} {} * 0.5 + 1.0;",
+        reads.join(" + ")
+    );
+}
+
+/// A random access: `A[..][..]`, `B[..][..]`, `x[..]` or the scalar `s`.
+fn access(rng: &mut Rng, live: &[&str]) -> String {
+    match rng.below(7) {
+        0 => "s".to_string(),
+        1 | 2 => format!("x[{}]", subscript(rng, live)),
+        3 | 4 => format!("A[{}][{}]", subscript(rng, live), subscript(rng, live)),
+        _ => format!("B[{}][{}]", subscript(rng, live), subscript(rng, live)),
+    }
+}
+
+/// `iterator + offset + 2` with an offset in -2..=2, a sum of two iterators when nested
+/// (non-uniform), or a small constant.
+fn subscript(rng: &mut Rng, live: &[&str]) -> String {
+    let it = *rng.pick(live);
+    match rng.below(8) {
+        0 => format!("{}", rng.below(3)),
+        1 if live.len() > 1 => {
+            // Two iterators < MAX_PARAM each: their half-sum stays in range.
+            let other = *rng.pick(live);
+            format!("({it} + {other}) / 2 + 2")
+        }
+        _ => {
+            let off = rng.below(5) as i64 - 2;
+            format!("{it} + {}", off + 2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_are_deterministic_and_varied() {
+        assert_eq!(program(7), program(7));
+        let distinct: std::collections::BTreeSet<String> = (0..20).map(program).collect();
+        assert_eq!(distinct.len(), 20);
+        assert!(program(3).contains("#pragma scop"));
+    }
+}

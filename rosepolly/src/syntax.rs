@@ -1,0 +1,494 @@
+//! Syntax recovery: loops from a schedule (the role CLooG plays in the thesis, §3.7 and §6.2).
+//!
+//! isl's AST generator scans the scheduled statement instances; its AST is turned into our own
+//! [`Node`] tree, whose expressions are the statement-expression IR, so that the code
+//! generators print it and later passes (tiling, the GPU mapping) can rewrite it. Statement
+//! instances appear as [`Node::User`] with the values of the statement's original iterators.
+//!
+//! Optionally, one-time loops (OTLs, thesis §6.2.1 step 4) are inserted so that every statement
+//! is surrounded by a loop for every non-scalar schedule dimension, as in Figure 6.5(a).
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::math::isl::{
+    self, AstExpr, AstExprView, AstNode, AstNodeView, AstOp, Ctx, Set, UnionMap,
+};
+use crate::model::affine::{Affine, AffineCond, CmpOp};
+use crate::model::expr::{BinaryOp, Expr, UnaryOp};
+use crate::model::Scop;
+
+/// Helper functions generated code must define (C semantics of isl's operations).
+pub const MIN: &str = "polyc_min";
+pub const MAX: &str = "polyc_max";
+pub const FLOORD: &str = "polyc_floord";
+
+/// A loop of the recovered program.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loop {
+    pub iterator: String,
+    /// The schedule dimension the loop scans.
+    pub dim: usize,
+    pub init: Expr,
+    /// Loop while this holds (over the iterator).
+    pub cond: Expr,
+    pub step: i64,
+    pub body: Box<Node>,
+    /// Set by the caller (the schedule says which dimensions are parallel).
+    pub parallel: bool,
+    /// A one-time loop inserted for a dimension isl did not need a loop for.
+    pub otl: bool,
+}
+
+/// The recovered program.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    Block(Vec<Node>),
+    For(Loop),
+    If {
+        cond: Expr,
+        then: Box<Node>,
+        other: Option<Box<Node>>,
+    },
+    /// An instance of statement `stmt`, its original iterators equal to `args`.
+    User {
+        stmt: usize,
+        args: Vec<Expr>,
+    },
+}
+
+/// `(statement, dimension)` → the dimension's linear function of the statement's iterators,
+/// `(coefficients, constant)`, or `None` for a scalar dimension.
+pub type RowFn<'a> = &'a dyn Fn(usize, usize) -> Option<(Vec<i64>, i64)>;
+
+/// What recovery needs besides the schedule.
+pub struct RecoveryOptions<'a> {
+    /// Iterator names for the schedule dimensions (`c0`, `c1`...).
+    pub iterators: &'a [String],
+    /// For OTLs: the value of dimension `dim` for statement `stmt` as a linear function
+    /// `(coefficients over the statement's iterators, constant)`; `None` for scalar dimensions.
+    /// Without this function no OTL is inserted.
+    pub row: Option<RowFn<'a>>,
+    /// Parameters of the schedule besides the SCoP's (tile origins and sizes), in the order
+    /// the schedule's text names them after the SCoP's.
+    pub extra_params: &'a [String],
+    /// Constraints on the parameters that hold where the code runs (isl syntax, may be empty).
+    pub context: &'a str,
+}
+
+/// Generate the loops scanning `schedule` (each statement's instances → time vectors, restricted
+/// to its domain).
+pub fn recover(ctx: &Ctx, scop: &Scop, schedule: UnionMap, opts: &RecoveryOptions) -> Node {
+    let mut params: Vec<String> = scop.params.iter().map(|p| scop.names.get(p)).collect();
+    params.extend(opts.extra_params.iter().cloned());
+    let context = Set::parse(
+        ctx,
+        &format!("[{}] -> {{ : {} }}", params.join(", "), opts.context),
+    )
+    .expect("context parses");
+    let ast = isl::ast_from_schedule(ctx, context, schedule, opts.iterators);
+    let mut names: HashMap<String, String> = HashMap::new();
+    for p in &scop.params {
+        names.insert(scop.names.get(p), p.clone());
+    }
+    let stmts: HashMap<String, usize> = scop
+        .statements
+        .iter()
+        .map(|s| (s.domain.isl().tuple_name().expect("named statements"), s.id))
+        .collect();
+    let r = Recover {
+        names,
+        stmts,
+        iterators: opts.iterators,
+    };
+    let node = r.node(&ast);
+    match opts.row {
+        Some(row) => insert_otls(node, 0, opts.iterators, row),
+        None => node,
+    }
+}
+
+struct Recover<'a> {
+    /// isl parameter names → C names.
+    names: HashMap<String, String>,
+    stmts: HashMap<String, usize>,
+    iterators: &'a [String],
+}
+
+impl Recover<'_> {
+    fn node(&self, n: &AstNode) -> Node {
+        match n.view() {
+            AstNodeView::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body,
+            } => {
+                let step = match self.expr(&inc) {
+                    Expr::Int { value, .. } => value,
+                    other => panic!("isl loop increments are constants, got {other}"),
+                };
+                let dim = self
+                    .iterators
+                    .iter()
+                    .position(|i| *i == iterator)
+                    .expect("loops scan schedule dimensions");
+                Node::For(Loop {
+                    iterator,
+                    dim,
+                    init: self.expr(&init),
+                    cond: self.expr(&cond),
+                    step,
+                    body: Box::new(self.node(&body)),
+                    parallel: false,
+                    otl: false,
+                })
+            }
+            AstNodeView::If {
+                cond,
+                then,
+                otherwise,
+            } => Node::If {
+                cond: self.expr(&cond),
+                then: Box::new(self.node(&then)),
+                other: otherwise.map(|o| Box::new(self.node(&o))),
+            },
+            AstNodeView::Block(children) => {
+                Node::Block(children.iter().map(|c| self.node(c)).collect())
+            }
+            AstNodeView::Mark(inner) => self.node(&inner),
+            AstNodeView::User(call) => match call.view() {
+                AstExprView::Op(AstOp::Call, args) => {
+                    let name = match args[0].view() {
+                        AstExprView::Id(n) => n,
+                        _ => panic!("statement calls name the statement"),
+                    };
+                    Node::User {
+                        stmt: self.stmts[&name],
+                        args: args[1..].iter().map(|a| self.expr(a)).collect(),
+                    }
+                }
+                _ => panic!("user nodes are statement calls"),
+            },
+        }
+    }
+
+    fn expr(&self, e: &AstExpr) -> Expr {
+        let bin = |op, a: &AstExpr, b: &AstExpr| Expr::Binary {
+            op,
+            lhs: Box::new(self.expr(a)),
+            rhs: Box::new(self.expr(b)),
+        };
+        let call = |f: &str, args: &[AstExpr]| Expr::Call {
+            func: f.to_string(),
+            args: args.iter().map(|a| self.expr(a)).collect(),
+        };
+        match e.view() {
+            AstExprView::Int(v) => Expr::int(v),
+            AstExprView::Id(name) => Expr::Var(self.names.get(&name).cloned().unwrap_or(name)),
+            AstExprView::Op(op, args) => match op {
+                AstOp::And | AstOp::AndThen => bin(BinaryOp::And, &args[0], &args[1]),
+                AstOp::Or | AstOp::OrElse => bin(BinaryOp::Or, &args[0], &args[1]),
+                AstOp::Max | AstOp::Min => {
+                    let f = if op == AstOp::Max { MAX } else { MIN };
+                    args[1..]
+                        .iter()
+                        .fold(self.expr(&args[0]), |acc, a| Expr::Call {
+                            func: f.into(),
+                            args: vec![acc, self.expr(a)],
+                        })
+                }
+                AstOp::Minus => Expr::Unary {
+                    op: UnaryOp::Neg,
+                    operand: Box::new(self.expr(&args[0])),
+                },
+                AstOp::Add => bin(BinaryOp::Add, &args[0], &args[1]),
+                AstOp::Sub => bin(BinaryOp::Sub, &args[0], &args[1]),
+                AstOp::Mul => bin(BinaryOp::Mul, &args[0], &args[1]),
+                // Exact division, or a quotient of non-negative values: C's `/` is right.
+                AstOp::Div | AstOp::PdivQ => bin(BinaryOp::Div, &args[0], &args[1]),
+                AstOp::FdivQ => call(FLOORD, &args),
+                AstOp::PdivR | AstOp::ZdivR => bin(BinaryOp::Mod, &args[0], &args[1]),
+                AstOp::Cond | AstOp::Select => Expr::Ternary {
+                    cond: Box::new(self.expr(&args[0])),
+                    then: Box::new(self.expr(&args[1])),
+                    other: Box::new(self.expr(&args[2])),
+                },
+                AstOp::Eq => bin(BinaryOp::Eq, &args[0], &args[1]),
+                AstOp::Le => bin(BinaryOp::Le, &args[0], &args[1]),
+                AstOp::Lt => bin(BinaryOp::Lt, &args[0], &args[1]),
+                AstOp::Ge => bin(BinaryOp::Ge, &args[0], &args[1]),
+                AstOp::Gt => bin(BinaryOp::Gt, &args[0], &args[1]),
+                other => panic!("isl generated an unexpected AST operation {other:?}"),
+            },
+        }
+    }
+}
+
+/// An expression of the recovered AST as a quasi-affine tree (for simplification).
+pub fn to_affine(e: &Expr) -> Option<Affine> {
+    Some(match e {
+        Expr::Int { value, .. } => Affine::Const(*value),
+        Expr::Var(v) => Affine::var(v),
+        Expr::Unary {
+            op: UnaryOp::Neg,
+            operand,
+        } => Affine::scale(-1, to_affine(operand)?),
+        Expr::Binary { op, lhs, rhs } => {
+            let (a, b) = (to_affine(lhs)?, to_affine(rhs)?);
+            match op {
+                BinaryOp::Add => Affine::plus(a, b),
+                BinaryOp::Sub => Affine::minus(a, b),
+                BinaryOp::Mul => match (a.constant(), b.constant()) {
+                    (Some(k), _) => Affine::scale(k, b),
+                    (_, Some(k)) => Affine::scale(k, a),
+                    _ => return None,
+                },
+                BinaryOp::Div => Affine::floor_div(a, b.constant().filter(|d| *d > 0)?),
+                _ => return None,
+            }
+        }
+        Expr::Call { func, args } if func == FLOORD => Affine::floor_div(
+            to_affine(&args[0])?,
+            to_affine(&args[1])?.constant().filter(|d| *d > 0)?,
+        ),
+        Expr::Call { func, args } if func == MIN => {
+            Affine::min(to_affine(&args[0])?, to_affine(&args[1])?)
+        }
+        Expr::Call { func, args } if func == MAX => {
+            Affine::max(to_affine(&args[0])?, to_affine(&args[1])?)
+        }
+        _ => return None,
+    })
+}
+
+/// A quasi-affine tree printed as an expression of the IR.
+pub fn from_affine(a: &Affine) -> Expr {
+    if let Some(l) = a.linear() {
+        let mut terms: Vec<(i64, Expr)> =
+            l.coeffs.iter().map(|(v, c)| (*c, Expr::var(v))).collect();
+        if l.constant != 0 || terms.is_empty() {
+            terms.push((l.constant, Expr::int(1)));
+        }
+        let mut out: Option<Expr> = None;
+        for (c, t) in terms {
+            let is_const = matches!(t, Expr::Int { .. });
+            let mag = if is_const {
+                Expr::int(c.abs())
+            } else if c.abs() == 1 {
+                t
+            } else {
+                Expr::Binary {
+                    op: BinaryOp::Mul,
+                    lhs: Box::new(Expr::int(c.abs())),
+                    rhs: Box::new(t),
+                }
+            };
+            out = Some(match out {
+                None if c < 0 => Expr::Unary {
+                    op: UnaryOp::Neg,
+                    operand: Box::new(mag),
+                },
+                None => mag,
+                Some(acc) => Expr::Binary {
+                    op: if c < 0 { BinaryOp::Sub } else { BinaryOp::Add },
+                    lhs: Box::new(acc),
+                    rhs: Box::new(mag),
+                },
+            });
+        }
+        return out.unwrap_or_else(|| Expr::int(0));
+    }
+    let bin = |op, x: &Affine, y: &Affine| Expr::Binary {
+        op,
+        lhs: Box::new(from_affine(x)),
+        rhs: Box::new(from_affine(y)),
+    };
+    match a {
+        Affine::Add(x, y) => bin(BinaryOp::Add, x, y),
+        Affine::Mul(k, x) => Expr::Binary {
+            op: BinaryOp::Mul,
+            lhs: Box::new(Expr::int(*k)),
+            rhs: Box::new(from_affine(x)),
+        },
+        Affine::FloorDiv(x, d) => Expr::Call {
+            func: FLOORD.into(),
+            args: vec![from_affine(x), Expr::int(*d)],
+        },
+        Affine::Min(x, y) => Expr::Call {
+            func: MIN.into(),
+            args: vec![from_affine(x), from_affine(y)],
+        },
+        Affine::Max(x, y) => Expr::Call {
+            func: MAX.into(),
+            args: vec![from_affine(x), from_affine(y)],
+        },
+        Affine::Select(c, x, y) => Expr::Ternary {
+            cond: Box::new(cond_expr(c)),
+            then: Box::new(from_affine(x)),
+            other: Box::new(from_affine(y)),
+        },
+        Affine::Const(_) | Affine::Var(_) => unreachable!("linear"),
+    }
+}
+
+fn cond_expr(c: &AffineCond) -> Expr {
+    let bin = |op, a: Expr, b: Expr| Expr::Binary {
+        op,
+        lhs: Box::new(a),
+        rhs: Box::new(b),
+    };
+    match c {
+        AffineCond::True => Expr::int(1),
+        AffineCond::False => Expr::int(0),
+        AffineCond::Cmp(op, a, b) => {
+            let op = match op {
+                CmpOp::Lt => BinaryOp::Lt,
+                CmpOp::Le => BinaryOp::Le,
+                CmpOp::Gt => BinaryOp::Gt,
+                CmpOp::Ge => BinaryOp::Ge,
+                CmpOp::Eq => BinaryOp::Eq,
+                CmpOp::Ne => BinaryOp::Ne,
+            };
+            bin(op, from_affine(a), from_affine(b))
+        }
+        AffineCond::And(a, b) => bin(BinaryOp::And, cond_expr(a), cond_expr(b)),
+        AffineCond::Or(a, b) => bin(BinaryOp::Or, cond_expr(a), cond_expr(b)),
+        AffineCond::Not(a) => Expr::Unary {
+            op: UnaryOp::Not,
+            operand: Box::new(cond_expr(a)),
+        },
+    }
+}
+
+/// Statements below a node, with their arguments.
+fn users(n: &Node, out: &mut Vec<(usize, Vec<Expr>)>) {
+    match n {
+        Node::Block(v) => v.iter().for_each(|c| users(c, out)),
+        Node::For(l) => users(&l.body, out),
+        Node::If { then, other, .. } => {
+            users(then, out);
+            if let Some(o) = other {
+                users(o, out);
+            }
+        }
+        Node::User { stmt, args } => out.push((*stmt, args.clone())),
+    }
+}
+
+/// Iterators of loops below a node.
+fn inner_iterators(n: &Node, out: &mut BTreeSet<String>) {
+    match n {
+        Node::Block(v) => v.iter().for_each(|c| inner_iterators(c, out)),
+        Node::For(l) => {
+            out.insert(l.iterator.clone());
+            inner_iterators(&l.body, out);
+        }
+        Node::If { then, other, .. } => {
+            inner_iterators(then, out);
+            if let Some(o) = other {
+                inner_iterators(o, out);
+            }
+        }
+        Node::User { .. } => {}
+    }
+}
+
+/// Wrap constructs in one-time loops for the hyperplane dimensions from `next` on that isl
+/// resolved without a loop. A dimension's value is the statement's row applied to its
+/// arguments; when that needs iterators of inner loops, no OTL is placed (it would not be a
+/// one-time loop there).
+fn insert_otls(n: Node, next: usize, iters: &[String], row: RowFn) -> Node {
+    match n {
+        Node::Block(v) => Node::Block(
+            v.into_iter()
+                .map(|c| insert_otls(c, next, iters, row))
+                .collect(),
+        ),
+        Node::If { cond, then, other } => Node::If {
+            cond,
+            then: Box::new(insert_otls(*then, next, iters, row)),
+            other: other.map(|o| Box::new(insert_otls(*o, next, iters, row))),
+        },
+        Node::For(l) => {
+            let dim = l.dim;
+            let inner = Node::For(Loop {
+                body: Box::new(insert_otls(*l.body, dim + 1, iters, row)),
+                ..l
+            });
+            wrap(inner, next, dim, iters, row)
+        }
+        user @ Node::User { .. } => wrap(user, next, iters.len(), iters, row),
+    }
+}
+
+/// Wrap `n` in OTLs for dimensions `from..to`.
+fn wrap(n: Node, from: usize, to: usize, iters: &[String], row: RowFn) -> Node {
+    let mut stmts = Vec::new();
+    users(&n, &mut stmts);
+    let mut inner = BTreeSet::new();
+    inner_iterators(&n, &mut inner);
+    let Some((stmt, args)) = stmts.first().cloned() else {
+        return n;
+    };
+    let mut out = n;
+    for d in (from..to).rev() {
+        let Some((coeffs, constant)) = row(stmt, d) else {
+            continue;
+        };
+        let value = coeffs
+            .iter()
+            .zip(&args)
+            .try_fold(Affine::Const(constant), |acc, (c, a)| {
+                Some(Affine::plus(acc, Affine::scale(*c, to_affine(a)?)))
+            });
+        let Some(value) = value else { continue };
+        let mut used = Vec::new();
+        value.vars(&mut used);
+        if used
+            .iter()
+            .any(|v| inner.contains(v) || iters[d..].contains(v))
+        {
+            continue;
+        }
+        let e = from_affine(&value);
+        out = Node::For(Loop {
+            iterator: iters[d].clone(),
+            dim: d,
+            init: e.clone(),
+            cond: Expr::Binary {
+                op: BinaryOp::Le,
+                lhs: Box::new(Expr::var(&iters[d])),
+                rhs: Box::new(e),
+            },
+            step: 1,
+            body: Box::new(out),
+            parallel: false,
+            otl: true,
+        });
+    }
+    out
+}
+
+impl Node {
+    /// Visit every loop, outermost first, with mutable access.
+    pub fn loops_mut(&mut self, f: &mut impl FnMut(&mut Loop, usize)) {
+        fn go(n: &mut Node, f: &mut impl FnMut(&mut Loop, usize), depth: usize) {
+            match n {
+                Node::Block(v) => v.iter_mut().for_each(|c| go(c, f, depth)),
+                Node::For(l) => {
+                    f(l, depth);
+                    go(&mut l.body, f, depth + 1);
+                }
+                Node::If { then, other, .. } => {
+                    go(then, f, depth);
+                    if let Some(o) = other {
+                        go(o, f, depth);
+                    }
+                }
+                Node::User { .. } => {}
+            }
+        }
+        go(self, f, 0)
+    }
+}

@@ -1,0 +1,72 @@
+//! What the end-to-end tests share: running polyc, and checking a transformed PolyBench program
+//! against the original one.
+
+#![allow(dead_code)] // each test binary uses a part
+
+use polybench::harness::{self, Build};
+use polybench::Kernel;
+use std::path::Path;
+use std::process::Command;
+
+/// Run polyc; (exit status, stdout, stderr).
+pub fn polyc(args: &[&str]) -> (i32, String, String) {
+    let r = Command::new(env!("CARGO_BIN_EXE_polyc"))
+        .args(args)
+        .output()
+        .expect("polyc runs");
+    (
+        r.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&r.stdout).into(),
+        String::from_utf8_lossy(&r.stderr).into(),
+    )
+}
+
+/// One variant of a transformed program to check: the polyc flags, whether to build it with
+/// OpenMP, and the environments to run it under.
+pub struct Variant<'a> {
+    pub name: &'a str,
+    pub polyc_flags: &'a [&'a str],
+    pub openmp: bool,
+    pub runs: &'a [&'a [(&'a str, &'a str)]],
+}
+
+/// Compile `k` with polyc under each variant at `dataset`, build with gcc, run, and compare the
+/// dumps with the original program's. Returns one line per failure.
+pub fn check_kernel(k: &Kernel, dataset: &str, variants: &[Variant], work: &Path) -> Vec<String> {
+    let reference = match harness::reference_dump(k, &Build::new(dataset, false), work) {
+        Ok(d) => d,
+        Err(e) => return vec![format!("{} {dataset}: original: {e}", k.name)],
+    };
+    let mut failures = Vec::new();
+    for v in variants {
+        let tag = format!("{}-{dataset}-{}", k.name, v.name);
+        let out = work.join(format!("{tag}.c"));
+        let build = Build::new(dataset, v.openmp);
+        let mut args: Vec<String> = vec![k.source.display().to_string()];
+        args.extend(build.cpp_flags(k));
+        args.extend(v.polyc_flags.iter().map(|s| s.to_string()));
+        args.extend(["-o".into(), out.display().to_string()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = polyc(&args);
+        if code != 0 {
+            failures.push(format!("{tag}: polyc failed: {err}"));
+            continue;
+        }
+        let exe = work.join(&tag);
+        if let Err(e) = harness::compile(k, &out, &build, &exe) {
+            failures.push(format!("{tag}: {e}"));
+            continue;
+        }
+        for env in v.runs {
+            match harness::run(&exe, env) {
+                Err(e) => failures.push(format!("{tag} {env:?}: {e}")),
+                Ok(dump) => {
+                    if let Some(diff) = harness::compare_dumps(&reference, &dump) {
+                        failures.push(format!("{tag} {env:?}: {diff}"));
+                    }
+                }
+            }
+        }
+    }
+    failures
+}

@@ -1,0 +1,72 @@
+//! `polyc --target c` (tiled, C+OpenMP): every kernel, built once, prints the original program's
+//! array dumps for many run-time tile sizes (1, primes, mixed, larger than the problem) and thread
+//! counts.
+
+mod common;
+
+use common::{check_kernel, Variant};
+use polybench::harness::{par_map, scratch_dir};
+use polybench::Kernel;
+
+/// The tile-size settings of issue 4, each with 1 and 2 threads.
+const RUNS: &[&[(&str, &str)]] = &[
+    &[("POLYC_TILE_SIZES", "1"), ("OMP_NUM_THREADS", "2")],
+    &[("POLYC_TILE_SIZES", "2"), ("OMP_NUM_THREADS", "1")],
+    &[("POLYC_TILE_SIZES", "2"), ("OMP_NUM_THREADS", "2")],
+    &[("POLYC_TILE_SIZES", "3,5,7"), ("OMP_NUM_THREADS", "1")],
+    &[("POLYC_TILE_SIZES", "3,5,7"), ("OMP_NUM_THREADS", "2")],
+    &[("POLYC_TILE_SIZES", "8"), ("OMP_NUM_THREADS", "2")],
+    &[("POLYC_TILE_SIZES", "16"), ("OMP_NUM_THREADS", "1")],
+    &[("POLYC_TILE_SIZES", "32"), ("OMP_NUM_THREADS", "2")],
+    &[("POLYC_TILE_SIZES", "4,64,16"), ("OMP_NUM_THREADS", "1")],
+    &[("POLYC_TILE_SIZES", "4,64,16"), ("OMP_NUM_THREADS", "2")],
+    &[("POLYC_TILE_SIZES", "1000"), ("OMP_NUM_THREADS", "2")],
+    &[("OMP_NUM_THREADS", "2")],
+];
+
+fn check_suite(kernels: &[Kernel], tag: &str) {
+    let work = scratch_dir(tag);
+    let variants = [
+        Variant {
+            name: "tiled-omp",
+            polyc_flags: &["--target", "c"],
+            openmp: true,
+            runs: RUNS,
+        },
+        Variant {
+            name: "tiled-serial",
+            polyc_flags: &["--target", "c"],
+            openmp: false,
+            runs: &[&[("POLYC_TILE_SIZES", "3,5,7")]],
+        },
+    ];
+    let jobs: Vec<(&Kernel, &str)> = kernels
+        .iter()
+        .flat_map(|k| ["MINI", "SMALL"].map(|d| (k, d)))
+        .collect();
+    let failures: Vec<String> = par_map(&jobs, |(k, d)| check_kernel(k, d, &variants, &work))
+        .into_iter()
+        .flatten()
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+#[test]
+fn bundled_suite_tiled_c_matches_original() {
+    check_suite(&polybench::kernels(), "tiled-suite");
+}
+
+#[test]
+fn external_polybench_tiled_c_matches_original() {
+    let Some(root) = polybench::external_suite() else {
+        println!("skipped: set POLYBENCH_DIR to a PolyBench/C 4.2.1 checkout to run this test");
+        return;
+    };
+    check_suite(&polybench::kernels_in(&root).unwrap(), "tiled-external");
+}
