@@ -1,19 +1,9 @@
 //! `polyc FILE --dump model|deps [--json]` on a suite kernel: the documented JSON keys, and the
 //! same facts in the text form.
 
-use std::process::Command;
+mod common;
 
-fn polyc(args: &[&str]) -> (i32, String, String) {
-    let r = Command::new(env!("CARGO_BIN_EXE_polyc"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        r.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&r.stdout).into(),
-        String::from_utf8_lossy(&r.stderr).into(),
-    )
-}
+use common::polyc;
 
 fn gemm() -> (String, String) {
     let k = polybench::kernel("gemm").unwrap();

@@ -3,8 +3,7 @@
 
 mod common;
 
-use common::{check_kernel, Variant};
-use polybench::harness::{par_map, scratch_dir};
+use common::{check_kernels, Variant};
 use polybench::Kernel;
 
 const SERIAL: &[(&str, &str)] = &[];
@@ -29,23 +28,7 @@ fn variants() -> Vec<Variant<'static>> {
 }
 
 fn check_suite(kernels: &[Kernel], tag: &str) {
-    let work = scratch_dir(tag);
-    let variants = variants();
-    let jobs: Vec<(&Kernel, &str)> = kernels
-        .iter()
-        .flat_map(|k| ["MINI", "SMALL"].map(|d| (k, d)))
-        .collect();
-    let failures: Vec<String> = par_map(&jobs, |(k, d)| check_kernel(k, d, &variants, &work))
-        .into_iter()
-        .flatten()
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    let _ = std::fs::remove_dir_all(&work);
+    check_kernels(kernels, &["MINI", "SMALL"], &variants(), tag);
 }
 
 #[test]
@@ -68,16 +51,11 @@ fn one_time_loops_keep_the_results() {
         .iter()
         .map(|n| polybench::kernel(n).unwrap())
         .collect();
-    let work = scratch_dir("sched-otl");
     let v = [Variant {
         name: "otl",
         polyc_flags: &["--target", "c", "--no-tile", "--otl"],
         openmp: true,
         runs: &[TWO_THREADS],
     }];
-    let failures: Vec<String> = par_map(&ks, |k| check_kernel(k, "MINI", &v, &work))
-        .into_iter()
-        .flatten()
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    check_kernels(&ks, &["MINI"], &v, "sched-otl");
 }

@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::{check_kernel, Variant};
-use polybench::harness::{par_map, scratch_dir};
+use common::{check_kernels, Variant};
 use polybench::Kernel;
 
 /// The tile-size settings of issue 4, each with 1 and 2 threads.
@@ -25,7 +24,6 @@ const RUNS: &[&[(&str, &str)]] = &[
 ];
 
 fn check_suite(kernels: &[Kernel], tag: &str) {
-    let work = scratch_dir(tag);
     let variants = [
         Variant {
             name: "tiled-omp",
@@ -40,21 +38,7 @@ fn check_suite(kernels: &[Kernel], tag: &str) {
             runs: &[&[("POLYC_TILE_SIZES", "3,5,7")]],
         },
     ];
-    let jobs: Vec<(&Kernel, &str)> = kernels
-        .iter()
-        .flat_map(|k| ["MINI", "SMALL"].map(|d| (k, d)))
-        .collect();
-    let failures: Vec<String> = par_map(&jobs, |(k, d)| check_kernel(k, d, &variants, &work))
-        .into_iter()
-        .flatten()
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    let _ = std::fs::remove_dir_all(&work);
+    check_kernels(kernels, &["MINI", "SMALL"], &variants, tag);
 }
 
 #[test]

@@ -157,13 +157,18 @@ pub fn generate_c(
         probe: None,
     };
     let body = c::print(scop, &program, &copts);
-    let how = if scop.region.marked {
+    scop_block(scop, "scheduled with Pluto", &body)
+}
+
+/// The generated block for one SCoP, with a comment saying where it came from and how.
+fn scop_block(scop: &Scop, how: &str, body: &str) -> String {
+    let region = if scop.region.marked {
         "#pragma scop"
     } else {
         "an affine region"
     };
     format!(
-        "  /* polyc: SCoP {} ({how}, lines {}-{}), scheduled with Pluto */\n  {{\n{body}  }}\n",
+        "  /* polyc: SCoP {} ({region}, lines {}-{}), {how} */\n  {{\n{body}  }}\n",
         scop.id, scop.region.start.line, scop.region.end.line
     )
 }
@@ -186,14 +191,10 @@ pub fn generate_tiled_c(
         openmp: opts.openmp,
     }
     .generate();
-    let how = if scop.region.marked {
-        "#pragma scop"
-    } else {
-        "an affine region"
-    };
-    format!(
-        "  /* polyc: SCoP {} ({how}, lines {}-{}), scheduled with Pluto, tiled with run-time tile sizes */\n  {{\n{body}  }}\n",
-        scop.id, scop.region.start.line, scop.region.end.line
+    scop_block(
+        scop,
+        "scheduled with Pluto, tiled with run-time tile sizes",
+        &body,
     )
 }
 

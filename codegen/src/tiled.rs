@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use ptile::{Bound, TileGroup, TileMode, TileSpace};
+use ptile::{Bound, Term, TileGroup, TileMode, TileSpace};
 use rosepolly::math::isl::{Ctx, Map, UnionMap};
 use rosepolly::model::Scop;
 use rosepolly::syntax::{self, RecoveryOptions};
@@ -23,6 +23,10 @@ fn tile(k: usize) -> String {
 }
 fn origin(k: usize) -> String {
     format!("polyc_o{k}")
+}
+/// `const long polyc_o<k> = polyc_t<k> * polyc_T<k>;`: the first point of the tile.
+fn origin_decl(k: usize) -> String {
+    format!("const long {} = {} * {};", origin(k), tile(k), size(k))
 }
 
 /// Everything the generator needs about one SCoP.
@@ -242,13 +246,7 @@ impl TiledScop<'_, '_> {
                     "  for (long {t} = polyc_lo0; {t} <= polyc_hi0; {t}++) {{",
                     t = tile(0)
                 );
-                let _ = writeln!(
-                    w,
-                    "    const long {} = {} * {};",
-                    origin(0),
-                    tile(0),
-                    size(0)
-                );
+                let _ = writeln!(w, "    {}", origin_decl(0));
                 w.push_str(&indent(&inner, 4));
                 let _ = writeln!(w, "  }}");
                 if parallel {
@@ -271,13 +269,7 @@ impl TiledScop<'_, '_> {
                     "    for (long {t} = polyc_lmax(polyc_lo0, polyc_w - polyc_hi1); {t} <= polyc_lmin(polyc_hi0, polyc_w - polyc_lo1); {t}++) {{",
                     t = tile(0)
                 );
-                let _ = writeln!(
-                    w,
-                    "      const long {} = {} * {};",
-                    origin(0),
-                    tile(0),
-                    size(0)
-                );
+                let _ = writeln!(w, "      {}", origin_decl(0));
                 let _ = writeln!(w, "      const long {} = polyc_w - {};", tile(1), tile(0));
                 let (l, h) = self.range_expr(group, 1, &self.box_lo(1), &self.box_hi(1));
                 let _ = writeln!(
@@ -285,13 +277,7 @@ impl TiledScop<'_, '_> {
                     "      if ({t} < {l} || {t} > {h}) continue;",
                     t = tile(1)
                 );
-                let _ = writeln!(
-                    w,
-                    "      const long {} = {} * {};",
-                    origin(1),
-                    tile(1),
-                    size(1)
-                );
+                let _ = writeln!(w, "      {}", origin_decl(1));
                 w.push_str(&indent(&inner, 6));
                 let _ = writeln!(w, "    }}");
                 let _ = writeln!(w, "    if (polyc_tiles > polyc_before) polyc_waves++;");
@@ -311,7 +297,7 @@ impl TiledScop<'_, '_> {
             out,
             "for (long {t} = {lo}, {t}_hi = {hi}; {t} <= {t}_hi; {t}++) {{"
         );
-        let _ = writeln!(out, "  const long {} = {t} * {};", origin(k), size(k));
+        let _ = writeln!(out, "  {}", origin_decl(k));
         out.push_str(&indent(body, 2));
         let _ = writeln!(out, "}}");
         out
@@ -360,18 +346,15 @@ impl TiledScop<'_, '_> {
 
     /// `rest` of a bound at its largest over the box (see `ptile::Bound`).
     fn max_rest(&self, b: &Bound, lo: &[String], hi: &[String]) -> String {
-        let mut terms: Vec<String> = Vec::new();
-        for (p, &a) in self.space.params.iter().zip(&b.params) {
-            if a != 0 {
-                terms.push(format!("{a} * (long)({p})"));
-            }
-        }
-        for (j, &a) in b.outer.iter().enumerate() {
-            if a != 0 {
-                let at = if a > 0 { &hi[j] } else { &lo[j] };
-                terms.push(format!("{a} * ({at})"));
-            }
-        }
+        let mut terms: Vec<String> = b
+            .loosest_rest()
+            .into_iter()
+            .map(|(a, t)| match t {
+                Term::Param(i) => format!("{a} * (long)({})", self.space.params[i]),
+                Term::Lo(j) => format!("{a} * ({})", lo[j]),
+                Term::Hi(j) => format!("{a} * ({})", hi[j]),
+            })
+            .collect();
         terms.push(b.constant.to_string());
         format!("({})", terms.join(" + "))
     }

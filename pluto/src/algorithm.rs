@@ -10,26 +10,17 @@
 //! that no dimension found so far orders (`δ = 0` on all of them); legality constraints of a
 //! band apply to the pieces as they were at the band's start.
 
-use petgraph::graph::DiGraph;
-use rosepolly::math::isl::{Ctx, Map};
+use rosepolly::math::isl::Ctx;
 use rosepolly::math::ConstraintMatrix;
 use rosepolly::model::Scop;
 
-use crate::deltas;
+use crate::deltas::{self, Piece};
 use crate::farkas::{farkas_rows, DepForm};
 use crate::ilp::{feasible, lexmin, Layout};
 use crate::order::{coefficient_order, direction, edges};
 use crate::ortho::{orthogonal_basis, rank};
 use crate::schedule::{Band, DimKind, Row, Schedule};
 use crate::{Fusion, PlutoError, PlutoOptions};
-
-/// A convex piece of a dependence, with the instances still unordered.
-#[derive(Clone)]
-struct Piece<'c> {
-    src: usize,
-    sink: usize,
-    remaining: Map<'c>,
-}
 
 struct State<'a, 'c> {
     ctx: &'c Ctx,
@@ -79,16 +70,7 @@ pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Sch
                 .collect()
         })
         .collect();
-    let pieces = deps
-        .iter()
-        .flat_map(|d| {
-            d.relation.pieces().into_iter().map(|p| Piece {
-                src: d.source,
-                sink: d.sink,
-                remaining: p.into_isl(),
-            })
-        })
-        .collect();
+    let pieces = deltas::direct_pieces(ctx, scop);
     let mut st = State {
         ctx,
         scop,
@@ -351,29 +333,10 @@ impl<'c> State<'_, 'c> {
         let mut remaining = pieces;
         let mut parallel = Vec::new();
         for d in start..start + depth {
-            let carried = remaining.iter().any(|p| {
-                deltas::carries(
-                    self.scop,
-                    &p.remaining,
-                    &self.rows[p.src][d],
-                    &self.rows[p.sink][d],
-                )
-            });
+            let carried = deltas::any_carried(self.scop, &remaining, &self.rows, d);
             parallel.push(!carried);
             self.parallel[d] = !carried;
-            remaining = remaining
-                .into_iter()
-                .map(|p| {
-                    let r = deltas::unordered(
-                        self.scop,
-                        &p.remaining,
-                        &self.rows[p.src][d],
-                        &self.rows[p.sink][d],
-                    );
-                    Piece { remaining: r, ..p }
-                })
-                .filter(|p| !p.remaining.is_empty())
-                .collect();
+            remaining = deltas::restrict(self.scop, remaining, &self.rows, d);
         }
         self.pieces = remaining;
         self.bands.push(Band {
@@ -431,20 +394,7 @@ impl<'c> State<'_, 'c> {
     /// Strongly connected components of the graph of unsatisfied dependences, in topological
     /// order.
     fn sccs(&self) -> Vec<Vec<usize>> {
-        let mut g = DiGraph::<usize, ()>::new();
-        let nodes: Vec<_> = (0..self.rows.len()).map(|s| g.add_node(s)).collect();
-        for p in &self.pieces {
-            g.update_edge(nodes[p.src], nodes[p.sink], ());
-        }
-        let mut sccs: Vec<Vec<usize>> = petgraph::algo::tarjan_scc(&g)
-            .into_iter()
-            .map(|c| c.into_iter().map(|n| g[n]).collect())
-            .collect();
-        sccs.reverse();
-        for c in &mut sccs {
-            c.sort_unstable();
-        }
-        sccs
+        deltas::components(self.rows.len(), &self.pieces)
     }
 
     /// Add a scalar dimension separating SCCs. With `need_progress`, only when it orders some

@@ -5,7 +5,8 @@
 //! not order (what later dimensions must still respect); a piece with `δ ≠ 0` somewhere is
 //! carried by the dimension.
 
-use rosepolly::math::isl::Map;
+use petgraph::graph::DiGraph;
+use rosepolly::math::isl::{Ctx, Map};
 use rosepolly::model::Scop;
 
 use crate::schedule::Row;
@@ -56,4 +57,71 @@ pub fn violates(scop: &Scop, piece: &Map, src: &Row, sink: &Row) -> bool {
         .clone()
         .intersect(relation(scop, piece, src, sink, "<"))
         .is_empty()
+}
+
+/// A convex piece of a dependence, narrowed to the instances that the schedule dimensions seen
+/// so far leave unordered.
+#[derive(Clone)]
+pub(crate) struct Piece<'c> {
+    pub src: usize,
+    pub sink: usize,
+    pub remaining: Map<'c>,
+}
+
+/// The convex pieces of the SCoP's direct dependences
+/// ([`rosepolly::compilation::deps::direct`]), nothing ordered yet.
+pub(crate) fn direct_pieces<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Piece<'c>> {
+    rosepolly::compilation::deps::direct(ctx, scop)
+        .iter()
+        .flat_map(|d| {
+            d.relation.pieces().into_iter().map(|p| Piece {
+                src: d.source,
+                sink: d.sink,
+                remaining: p.into_isl(),
+            })
+        })
+        .collect()
+}
+
+/// Does dimension `d` of `rows` (per statement) carry some instance of some piece?
+pub(crate) fn any_carried(scop: &Scop, pieces: &[Piece], rows: &[Vec<Row>], d: usize) -> bool {
+    pieces
+        .iter()
+        .any(|p| carries(scop, &p.remaining, &rows[p.src][d], &rows[p.sink][d]))
+}
+
+/// Narrow every piece to what dimension `d` leaves unordered; drop the pieces it orders fully.
+pub(crate) fn restrict<'c>(
+    scop: &Scop,
+    pieces: Vec<Piece<'c>>,
+    rows: &[Vec<Row>],
+    d: usize,
+) -> Vec<Piece<'c>> {
+    pieces
+        .into_iter()
+        .map(|p| {
+            let remaining = unordered(scop, &p.remaining, &rows[p.src][d], &rows[p.sink][d]);
+            Piece { remaining, ..p }
+        })
+        .filter(|p| !p.remaining.is_empty())
+        .collect()
+}
+
+/// Strongly connected components of the graph of the pieces over `n` statements, in
+/// topological order, each sorted.
+pub(crate) fn components(n: usize, pieces: &[Piece]) -> Vec<Vec<usize>> {
+    let mut g = DiGraph::<usize, ()>::new();
+    let nodes: Vec<_> = (0..n).map(|s| g.add_node(s)).collect();
+    for p in pieces {
+        g.update_edge(nodes[p.src], nodes[p.sink], ());
+    }
+    let mut sccs: Vec<Vec<usize>> = petgraph::algo::tarjan_scc(&g)
+        .into_iter()
+        .map(|c| c.into_iter().map(|n| g[n]).collect())
+        .collect();
+    sccs.reverse();
+    for c in &mut sccs {
+        c.sort_unstable();
+    }
+    sccs
 }

@@ -9,12 +9,11 @@
 //! between them inside the tile) and every later dimension becomes parallel. The affine
 //! functions themselves are not changed, only the fusion structure inside a tile.
 
-use petgraph::graph::DiGraph;
-use rosepolly::math::isl::{Ctx, Map};
+use rosepolly::math::isl::Ctx;
 use rosepolly::model::Scop;
 use serde::Serialize;
 
-use crate::deltas;
+use crate::deltas::{self, Piece};
 use crate::schedule::Schedule;
 
 /// The intra-tile structure of one band.
@@ -32,65 +31,20 @@ pub struct IntraTile {
     pub parallel: Vec<bool>,
 }
 
-struct Piece<'c> {
-    src: usize,
-    sink: usize,
-    remaining: Map<'c>,
-}
-
 /// Run Algorithm 4 on every band.
 pub fn eliminate(ctx: &Ctx, scop: &Scop, schedule: &Schedule) -> Vec<IntraTile> {
-    let deps = rosepolly::compilation::deps::direct(ctx, scop);
-    let all: Vec<Piece> = deps
-        .iter()
-        .flat_map(|d| {
-            d.relation.pieces().into_iter().map(|p| Piece {
-                src: d.source,
-                sink: d.sink,
-                remaining: p.into_isl(),
-            })
-        })
-        .collect();
+    let all = deltas::direct_pieces(ctx, scop);
     (0..schedule.bands.len())
         .map(|b| band(scop, schedule, b, &all))
         .collect()
 }
 
-/// Keep the instances dimension `d` leaves unordered.
-fn restrict<'c>(
-    scop: &Scop,
-    schedule: &Schedule,
-    pieces: Vec<Piece<'c>>,
-    d: usize,
-) -> Vec<Piece<'c>> {
-    pieces
-        .into_iter()
-        .map(|p| {
-            let r = deltas::unordered(
-                scop,
-                &p.remaining,
-                &schedule.rows[p.src][d],
-                &schedule.rows[p.sink][d],
-            );
-            Piece { remaining: r, ..p }
-        })
-        .filter(|p| !p.remaining.is_empty())
-        .collect()
-}
-
 /// Component of each statement in the graph of the pieces, numbered in topological order.
 fn components(n: usize, pieces: &[Piece]) -> Vec<usize> {
-    let mut g = DiGraph::<usize, ()>::new();
-    let nodes: Vec<_> = (0..n).map(|s| g.add_node(s)).collect();
-    for p in pieces {
-        g.update_edge(nodes[p.src], nodes[p.sink], ());
-    }
-    let mut sccs = petgraph::algo::tarjan_scc(&g);
-    sccs.reverse();
     let mut comp = vec![0; n];
-    for (k, c) in sccs.iter().enumerate() {
-        for &node in c {
-            comp[g[node]] = k;
+    for (k, c) in deltas::components(n, pieces).iter().enumerate() {
+        for &s in c {
+            comp[s] = k;
         }
     }
     comp
@@ -99,16 +53,9 @@ fn components(n: usize, pieces: &[Piece]) -> Vec<usize> {
 fn band(scop: &Scop, schedule: &Schedule, b: usize, all: &[Piece]) -> IntraTile {
     let band = &schedule.bands[b];
     let n = scop.statements.len();
-    let mut pieces: Vec<Piece> = all
-        .iter()
-        .map(|p| Piece {
-            src: p.src,
-            sink: p.sink,
-            remaining: p.remaining.clone(),
-        })
-        .collect();
+    let mut pieces: Vec<Piece> = all.to_vec();
     for d in 0..band.start {
-        pieces = restrict(scop, schedule, pieces, d);
+        pieces = deltas::restrict(scop, pieces, &schedule.rows, d);
     }
     let mut parallel = vec![true; band.depth];
     for (i, par) in parallel.iter_mut().enumerate() {
@@ -122,17 +69,10 @@ fn band(scop: &Scop, schedule: &Schedule, b: usize, all: &[Piece]) -> IntraTile 
                 parallel,
             };
         }
-        let carried = pieces.iter().any(|p| {
-            deltas::carries(
-                scop,
-                &p.remaining,
-                &schedule.rows[p.src][d],
-                &schedule.rows[p.sink][d],
-            )
-        });
+        let carried = deltas::any_carried(scop, &pieces, &schedule.rows, d);
         if carried {
             *par = false;
-            pieces = restrict(scop, schedule, pieces, d);
+            pieces = deltas::restrict(scop, pieces, &schedule.rows, d);
             if pieces.is_empty() {
                 break;
             }

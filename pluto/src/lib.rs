@@ -103,22 +103,11 @@ pub fn analyze<'c>(
 /// parallel loops marked: what polyc falls back to when scheduling fails.
 pub fn original_schedule<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Schedule {
     let (rows, kinds) = Schedule::original(scop);
-    let deps = rosepolly::compilation::deps::direct(ctx, scop);
-    let mut pieces: Vec<(usize, usize, rosepolly::math::isl::Map<'c>)> = deps
-        .iter()
-        .flat_map(|d| {
-            d.relation
-                .pieces()
-                .into_iter()
-                .map(|p| (d.source, d.sink, p.into_isl()))
-        })
-        .collect();
+    let mut pieces = deltas::direct_pieces(ctx, scop);
     let mut parallel = Vec::new();
     let mut bands = Vec::new();
     for (d, kind) in kinds.iter().enumerate() {
-        let carried = pieces
-            .iter()
-            .any(|(s, t, m)| deltas::carries(scop, m, &rows[*s][d], &rows[*t][d]));
+        let carried = deltas::any_carried(scop, &pieces, &rows, d);
         parallel.push(!carried);
         if let DimKind::Hyperplane { .. } = kind {
             bands.push(Band {
@@ -128,14 +117,7 @@ pub fn original_schedule<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Schedule {
                 parallel: vec![!carried],
             });
         }
-        pieces = pieces
-            .into_iter()
-            .map(|(s, t, m)| {
-                let r = deltas::unordered(scop, &m, &rows[s][d], &rows[t][d]);
-                (s, t, r)
-            })
-            .filter(|(_, _, m)| !m.is_empty())
-            .collect();
+        pieces = deltas::restrict(scop, pieces, &rows, d);
     }
     Schedule {
         rows,

@@ -20,7 +20,7 @@
 
 pub mod space;
 
-pub use space::{tile_space, Bound, DimBounds, TileGroup, TileMode, TileSpace};
+pub use space::{tile_space, Bound, DimBounds, Term, TileGroup, TileMode, TileSpace};
 
 /// The tile size of every tiled dimension when `POLYC_TILE_SIZES` is not set.
 pub const DEFAULT_TILE_SIZE: i64 = 32;

@@ -220,17 +220,47 @@ fn band_bounds(
     Some(bounds)
 }
 
+/// A term of a bound's `rest` taken at its loosest over the box of the outer band dimensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Term {
+    /// Parameter `i`.
+    Param(usize),
+    /// The lower end of outer dimension `j`'s box.
+    Lo(usize),
+    /// The upper end of outer dimension `j`'s box.
+    Hi(usize),
+}
+
 impl Bound {
-    /// `rest` at its largest over the box `outer_lo[j] <= c_j <= outer_hi[j]`.
-    fn max_rest(&self, params: &[i64], outer_lo: &[i64], outer_hi: &[i64]) -> i64 {
-        let p: i64 = self.params.iter().zip(params).map(|(a, v)| a * v).sum();
-        let c: i64 = self
+    /// `rest` at its largest over the box `lo_j <= c_j <= hi_j` of the outer dimensions, which
+    /// is the loosest the bound gets over a tile (lower and upper bounds alike): the non-zero
+    /// terms with their coefficients; the constant is [`Bound::constant`]. The host code's C
+    /// (codegen) and [`TileGroup::tile_range`] both evaluate these terms.
+    pub fn loosest_rest(&self) -> Vec<(i64, Term)> {
+        let params = self
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| (a, Term::Param(i)));
+        let outer = self
             .outer
             .iter()
             .enumerate()
-            .map(|(j, &a)| a * if a > 0 { outer_hi[j] } else { outer_lo[j] })
-            .sum();
-        p + c + self.constant
+            .map(|(j, &a)| (a, if a > 0 { Term::Hi(j) } else { Term::Lo(j) }));
+        params.chain(outer).filter(|(a, _)| *a != 0).collect()
+    }
+
+    fn max_rest(&self, params: &[i64], outer_lo: &[i64], outer_hi: &[i64]) -> i64 {
+        let value = |t: Term| match t {
+            Term::Param(i) => params[i],
+            Term::Lo(j) => outer_lo[j],
+            Term::Hi(j) => outer_hi[j],
+        };
+        self.loosest_rest()
+            .into_iter()
+            .map(|(a, t)| a * value(t))
+            .sum::<i64>()
+            + self.constant
     }
 }
 

@@ -70,3 +70,25 @@ pub fn check_kernel(k: &Kernel, dataset: &str, variants: &[Variant], work: &Path
     }
     failures
 }
+
+/// [`check_kernel`] on every kernel × dataset (in parallel, one job per pair); fails the test
+/// with every failure listed.
+pub fn check_kernels(kernels: &[Kernel], datasets: &[&str], variants: &[Variant], tag: &str) {
+    let work = harness::scratch_dir(tag);
+    let jobs: Vec<(&Kernel, &str)> = kernels
+        .iter()
+        .flat_map(|k| datasets.iter().map(move |d| (k, *d)))
+        .collect();
+    let failures: Vec<String> =
+        harness::par_map(&jobs, |(k, d)| check_kernel(k, d, variants, &work))
+            .into_iter()
+            .flatten()
+            .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    let _ = std::fs::remove_dir_all(&work);
+}
