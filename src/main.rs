@@ -84,6 +84,24 @@ struct Cli {
     /// Do not mark parallel loops with OpenMP pragmas.
     #[arg(long)]
     no_openmp: bool,
+
+    /// Fix the tile sizes at compile time (comma-separated, outermost first; a shorter list
+    /// repeats its last value) instead of reading POLYC_TILE_SIZES when the program runs. For
+    /// measuring what run-time tile sizes cost; the program then ignores POLYC_TILE_SIZES.
+    #[arg(long, value_name = "SIZES", value_parser = parse_sizes, conflicts_with = "no_tile")]
+    fixed_tile_sizes: Option<Vec<i64>>,
+}
+
+/// `16,32,32`: positive integers separated by commas.
+fn parse_sizes(text: &str) -> Result<Vec<i64>, String> {
+    text.split(',')
+        .map(|s| match s.trim().parse::<i64>() {
+            Ok(v) if v > 0 => Ok(v),
+            _ => Err(format!(
+                "'{s}' is not a positive integer (expected sizes like 16,32,32)"
+            )),
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -205,6 +223,7 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
         pluto: pluto_options(cli),
         otl: cli.otl,
         openmp: !cli.no_openmp,
+        fixed_tile_sizes: cli.fixed_tile_sizes.clone(),
     };
     let output = codegen::compile(&ctx, &src, &scops, &copts)?;
     for w in &output.warnings {

@@ -4,7 +4,9 @@ use std::fmt::Write;
 
 use rosepolly::model::expr::Expr;
 use rosepolly::model::Scop;
-use rosepolly::syntax::{Loop, Node, FLOORD, MAX, MIN};
+use rosepolly::syntax::{Node, FLOORD, MAX, MIN};
+
+use crate::ir::KNode;
 
 /// Definitions of the helpers generated expressions call, guarded so that a file may hold
 /// several generated regions (and survive being compiled by polyc again).
@@ -115,6 +117,20 @@ impl Default for COptions {
     }
 }
 
+/// What device code prints differently from host C: its statements' memory accesses, the
+/// work-items' barrier and points (thesis Fig. 6.12).
+pub trait DeviceHooks {
+    /// A statement instance, rewritten for device memory.
+    fn statement(&self, e: Expr) -> Expr;
+    /// The barrier of a work-group.
+    fn barrier(&self) -> String;
+    /// Lines that open the loop over the work-item's thread-bucket entries, defining the
+    /// mapped iterators; the matching number of closing braces follows the body.
+    fn points_open(&self, wave: &Expr, vars: &[String], origins: &[String]) -> Vec<String>;
+    /// The guard that lets work-item 0 alone through.
+    fn single(&self) -> String;
+}
+
 /// One statement instance: the statement's expression with its iterators replaced.
 pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr]) -> Expr {
     let st = &scop.statements[stmt];
@@ -126,22 +142,57 @@ pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr]) -> Expr {
     })
 }
 
-/// Print a loop program.
+/// Print a recovered loop program.
 pub fn print(scop: &Scop, program: &Node, opts: &COptions) -> String {
-    let mut out = String::new();
-    Printer {
+    print_k(scop, &KNode::from_syntax(program), opts, None)
+}
+
+/// Print a statement tree; `device` for device code.
+pub fn print_k(
+    scop: &Scop,
+    program: &KNode,
+    opts: &COptions,
+    device: Option<&dyn DeviceHooks>,
+) -> String {
+    let mut p = Printer {
         scop,
         opts,
-        out: &mut out,
-    }
-    .node(program, opts.indent, false);
-    out
+        device,
+        call: None,
+        out: String::new(),
+    };
+    p.node(program, opts.indent, false);
+    p.out
 }
+
+/// Print a loop tree whose statement instances are calls `call(stmt, args)` returns the code
+/// of (the host's outer loops, whose "statements" are groups).
+pub fn print_calls(
+    scop: &Scop,
+    program: &Node,
+    opts: &COptions,
+    call: &dyn Fn(usize, &[Expr]) -> String,
+) -> String {
+    let mut p = Printer {
+        scop,
+        opts,
+        device: None,
+        call: Some(call),
+        out: String::new(),
+    };
+    p.node(&KNode::from_syntax(program), opts.indent, false);
+    p.out
+}
+
+/// The code of a call `(stmt, args)` of a host tree.
+type CallFn<'a> = &'a dyn Fn(usize, &[Expr]) -> String;
 
 struct Printer<'a> {
     scop: &'a Scop<'a>,
     opts: &'a COptions,
-    out: &'a mut String,
+    device: Option<&'a dyn DeviceHooks>,
+    call: Option<CallFn<'a>>,
+    out: String,
 }
 
 impl Printer<'_> {
@@ -149,20 +200,34 @@ impl Printer<'_> {
         let _ = writeln!(self.out, "{:indent$}{text}", "");
     }
 
+    fn device(&self) -> &dyn DeviceHooks {
+        self.device
+            .expect("work-item constructs are only lowered for device code")
+    }
+
     /// `in_parallel`: an enclosing loop is already parallel.
-    fn node(&mut self, n: &Node, indent: usize, in_parallel: bool) {
+    fn node(&mut self, n: &KNode, indent: usize, in_parallel: bool) {
         match n {
-            Node::Block(children) => children
+            KNode::Block(children) => children
                 .iter()
                 .for_each(|c| self.node(c, indent, in_parallel)),
-            Node::User { stmt, args } => match &self.opts.probe {
+            KNode::Stmt { stmt, args } => match &self.opts.probe {
+                _ if self.call.is_some() => {
+                    let text = (self.call.expect("checked"))(*stmt, args);
+                    for l in text.lines() {
+                        self.line(indent, l);
+                    }
+                }
                 Some(text) => self.line(indent, text),
                 None => {
-                    let e = statement_instance(self.scop, *stmt, args);
+                    let mut e = statement_instance(self.scop, *stmt, args);
+                    if let Some(d) = self.device {
+                        e = d.statement(e);
+                    }
                     self.line(indent, &format!("{e};"));
                 }
             },
-            Node::If { cond, then, other } => {
+            KNode::If { cond, then, other } => {
                 self.line(indent, &format!("if ({cond}) {{"));
                 self.node(then, indent + 2, in_parallel);
                 if let Some(o) = other {
@@ -171,29 +236,56 @@ impl Printer<'_> {
                 }
                 self.line(indent, "}");
             }
-            Node::For(l) => self.for_loop(l, indent, in_parallel),
+            KNode::For {
+                var,
+                init,
+                cond,
+                step,
+                body,
+                parallel,
+            } => {
+                let parallel = self.opts.openmp && *parallel && !in_parallel;
+                if parallel {
+                    self.line(indent, "#pragma omp parallel for");
+                }
+                let step = if *step == 1 {
+                    format!("{var}++")
+                } else {
+                    format!("{var} += {step}")
+                };
+                let ty = &self.opts.index_type;
+                self.line(
+                    indent,
+                    &format!("for ({ty} {var} = {init}; {cond}; {step}) {{"),
+                );
+                self.node(body, indent + 2, in_parallel || parallel);
+                self.line(indent, "}");
+            }
+            KNode::Barrier => {
+                let b = self.device().barrier();
+                self.line(indent, &b);
+            }
+            KNode::Points {
+                wave,
+                vars,
+                origins,
+                body,
+            } => {
+                let lines = self.device().points_open(wave, vars, origins);
+                for (i, l) in lines.iter().enumerate() {
+                    self.line(indent + 2 * i, l);
+                }
+                self.node(body, indent + 2 * lines.len(), in_parallel);
+                for i in (0..lines.len()).rev() {
+                    self.line(indent + 2 * i, "}");
+                }
+            }
+            KNode::Single(body) => {
+                let s = self.device().single();
+                self.line(indent, &format!("if ({s}) {{"));
+                self.node(body, indent + 2, in_parallel);
+                self.line(indent, "}");
+            }
         }
-    }
-
-    fn for_loop(&mut self, l: &Loop, indent: usize, in_parallel: bool) {
-        let parallel = self.opts.openmp && l.parallel && !l.otl && !in_parallel;
-        if parallel {
-            self.line(indent, "#pragma omp parallel for");
-        }
-        let step = if l.step == 1 {
-            format!("{}++", l.iterator)
-        } else {
-            format!("{} += {}", l.iterator, l.step)
-        };
-        let otl = if l.otl { " /* one-time loop */" } else { "" };
-        self.line(
-            indent,
-            &format!(
-                "for ({} {} = {}; {}; {step}) {{{otl}",
-                self.opts.index_type, l.iterator, l.init, l.cond
-            ),
-        );
-        self.node(&l.body, indent + 2, in_parallel || parallel);
-        self.line(indent, "}");
     }
 }

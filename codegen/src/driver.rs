@@ -7,8 +7,9 @@ use rosepolly::model::Scop;
 use rosepolly::syntax::{self, RecoveryOptions};
 
 use crate::c::{self, COptions};
+use crate::lower::{Device, Lowering};
+use crate::openmp::OpenMp;
 use crate::splice::{self, Region};
-use crate::tiled::TiledScop;
 
 /// What to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +30,9 @@ pub struct CompileOptions {
     pub otl: bool,
     /// Emit OpenMP pragmas for the C target.
     pub openmp: bool,
+    /// Tile sizes as compile-time constants (`--fixed-tile-sizes`), to measure what run-time
+    /// sizes cost; `None`: sizes are read when the program runs.
+    pub fixed_tile_sizes: Option<Vec<i64>>,
 }
 
 impl Default for CompileOptions {
@@ -39,6 +43,7 @@ impl Default for CompileOptions {
             pluto: pluto::PlutoOptions::default(),
             otl: false,
             openmp: true,
+            fixed_tile_sizes: None,
         }
     }
 }
@@ -146,6 +151,7 @@ pub fn generate_c(
         row: if opts.otl { Some(&row) } else { None },
         extra_params: &[],
         context: "",
+        virtual_statements: &[],
     };
     let mut program = syntax::recover(ctx, scop, schedule.union_map(ctx, scop), &rec);
     program.loops_mut(&mut |l, _| l.parallel = schedule.parallel[l.dim]);
@@ -181,21 +187,24 @@ pub fn generate_tiled_c(
     prefix: &str,
     opts: &CompileOptions,
 ) -> String {
-    let space = ptile::tile_space(ctx, scop, schedule);
-    let body = TiledScop {
+    // One sequential tiled dimension gains nothing on a CPU: such bands stay loops.
+    let policy = ptile::TilePolicy { min_depth: 2 };
+    let space = ptile::tile_space(ctx, scop, schedule, &policy);
+    let ir = Lowering {
         ctx,
         scop,
         schedule,
         space: &space,
         prefix,
-        openmp: opts.openmp,
+        device: Device::Cpu,
     }
-    .generate();
-    scop_block(
-        scop,
-        "scheduled with Pluto, tiled with run-time tile sizes",
-        &body,
-    )
+    .lower();
+    let body = OpenMp::new(scop, &ir, opts.openmp, opts.fixed_tile_sizes.as_deref()).print();
+    let how = match &opts.fixed_tile_sizes {
+        None => "scheduled with Pluto, tiled with run-time tile sizes",
+        Some(_) => "scheduled with Pluto, tiled with tile sizes fixed at compile time",
+    };
+    scop_block(scop, how, &body)
 }
 
 /// A prefix `p` such that no identifier `p<digits>` occurs in the source.

@@ -7,8 +7,11 @@
 
 pub mod c;
 pub mod driver;
+pub mod host;
+pub mod ir;
+pub mod lower;
+pub mod openmp;
 pub mod splice;
-pub mod tiled;
 
 pub use driver::{compile, CompileOptions, Output, Target};
 pub use splice::{splice, Region, SpliceError};

@@ -39,6 +39,33 @@ pub fn eliminate(ctx: &Ctx, scop: &Scop, schedule: &Schedule) -> Vec<IntraTile> 
         .collect()
 }
 
+/// Run Algorithm 4 on band `b` alone.
+pub fn eliminate_band(ctx: &Ctx, scop: &Scop, schedule: &Schedule, b: usize) -> IntraTile {
+    band(scop, schedule, b, &deltas::direct_pieces(ctx, scop))
+}
+
+/// Does some dependence between two of `statements` that the schedule dimensions
+/// `0..before` leave unordered have a non-zero distance along one of `dims`? Inside a tile
+/// whose points along `dims` run on different threads, such a dependence needs a barrier.
+pub fn crosses(
+    ctx: &Ctx,
+    scop: &Scop,
+    schedule: &Schedule,
+    before: usize,
+    statements: &[usize],
+    dims: &[usize],
+) -> bool {
+    let mut pieces: Vec<Piece> = deltas::direct_pieces(ctx, scop)
+        .into_iter()
+        .filter(|p| statements.contains(&p.src) && statements.contains(&p.sink))
+        .collect();
+    for d in 0..before {
+        pieces = deltas::restrict(scop, pieces, &schedule.rows, d);
+    }
+    dims.iter()
+        .any(|&d| deltas::any_carried(scop, &pieces, &schedule.rows, d))
+}
+
 /// Component of each statement in the graph of the pieces, numbered in topological order.
 fn components(n: usize, pieces: &[Piece]) -> Vec<usize> {
     let mut comp = vec![0; n];

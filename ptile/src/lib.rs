@@ -1,15 +1,17 @@
 //! Parametric tiling (thesis §6.2): the tile space of a scheduled SCoP, with tile sizes that are
 //! only known when the generated program runs.
 //!
-//! [`tile_space`] splits a SCoP's statements into *groups* by the scalar dimensions in front of
-//! its outermost permutable band, and for each group derives what the host code needs to walk
-//! the tiles of that band:
+//! [`tile_space`] tiles the deepest permutable band of the schedule. The dimensions in front
+//! of it split the statements into *groups* (scalar dimensions) and become loops around the
+//! tile loops (hyperplane dimensions, whose values are then parameters of the tile space). For
+//! each group it derives what the host code needs to walk the tiles of the band:
 //!
-//! - the convex hull of the band dimensions of all the group's statements (parametric, by isl);
-//! - for every band dimension `c_k`, the hull's bounds on `c_k` in terms of the outer band
+//! - per statement, the bounds of every band dimension `c_k` in terms of the outer band
 //!   dimensions and the parameters, by Fourier–Motzkin elimination of the inner dimensions;
 //! - which tile dimensions are parallel (Definition 4) and therefore whether the tiles run as
-//!   a parallel loop or as wavefronts.
+//!   a parallel loop or as wavefronts;
+//! - the facets of the statements' images, whose evaluation at a tile's corners is the
+//!   full-tile test of Algorithm 5.
 //!
 //! The bounds are *relaxed* over a tile at run time ([`TileGroup::tile_range`]): with the outer
 //! tile coordinates fixed, each outer `c_j` may lie anywhere in its tile
@@ -17,10 +19,17 @@
 //! result contains every non-empty tile and few empty ones; the generated code then drops the
 //! empty ones exactly with a probe of the intra-tile loops. The same formulas are printed as C
 //! by codegen and evaluated here for tests.
+//!
+//! [`intra`] chooses the order of the band dimensions inside a tile, per target.
 
+pub mod intra;
 pub mod space;
 
-pub use space::{tile_space, Bound, DimBounds, Term, TileGroup, TileMode, TileSpace};
+pub use intra::{cpu_order, gpu_order, IntraDim, IntraOrder};
+pub use space::{
+    outer_param, tile_space, tiled_band, Bound, DimBounds, Facet, StmtBounds, Term, TileGroup,
+    TileMode, TilePolicy, TileSpace,
+};
 
 /// The tile size of every tiled dimension when `POLYC_TILE_SIZES` is not set.
 pub const DEFAULT_TILE_SIZE: i64 = 32;

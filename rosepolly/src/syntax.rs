@@ -73,6 +73,9 @@ pub struct RecoveryOptions<'a> {
     pub extra_params: &'a [String],
     /// Constraints on the parameters that hold where the code runs (isl syntax, may be empty).
     pub context: &'a str,
+    /// When not empty, the schedule's domain tuples are these names instead of the SCoP's
+    /// statements, and [`Node::User::stmt`] is the index of the name here.
+    pub virtual_statements: &'a [String],
 }
 
 /// Generate the loops scanning `schedule` (each statement's instances → time vectors, restricted
@@ -90,11 +93,18 @@ pub fn recover(ctx: &Ctx, scop: &Scop, schedule: UnionMap, opts: &RecoveryOption
     for p in &scop.params {
         names.insert(scop.names.get(p), p.clone());
     }
-    let stmts: HashMap<String, usize> = scop
-        .statements
-        .iter()
-        .map(|s| (s.domain.isl().tuple_name().expect("named statements"), s.id))
-        .collect();
+    let stmts: HashMap<String, usize> = if opts.virtual_statements.is_empty() {
+        scop.statements
+            .iter()
+            .map(|s| (s.domain.isl().tuple_name().expect("named statements"), s.id))
+            .collect()
+    } else {
+        opts.virtual_statements
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i))
+            .collect()
+    };
     let r = Recover {
         names,
         stmts,

@@ -1,0 +1,260 @@
+//! The host's walk over the tiles of a group (thesis §6.2.1, Fig. 6.11, Algorithm 5), printed
+//! as C. The C+OpenMP target runs each non-empty tile where the walk finds it; the GPU targets
+//! put it in the tile bucket and launch a kernel per wavefront.
+//!
+//! Tiles of one step (a wavefront, or all tiles when the outer tile dimensions are parallel)
+//! may run at the same time; steps run in order. Every candidate tile is checked: a tile that
+//! passes Algorithm 5's fullness test is non-empty; any other one runs the emptiness probe
+//! (the tile's loops, leaving at the first statement instance).
+
+use std::fmt::Write;
+
+use rosepolly::model::Scop;
+
+use ptile::TileMode;
+
+use crate::c::{self, COptions};
+use crate::ir::{size, tile, GroupIr, TiledGroup};
+
+/// What the walk does besides finding tiles.
+pub struct TileWalk<'a> {
+    pub scop: &'a Scop<'a>,
+    pub group: &'a GroupIr,
+    pub tiles: &'a TiledGroup,
+    /// Run the tiles of a step with OpenMP threads.
+    pub openmp: bool,
+    /// Code run for every non-empty tile, with `polyc_t<k>`, `polyc_o<k>` and `polyc_full`
+    /// defined.
+    pub visit: String,
+    /// Code run after a step that found tiles.
+    pub flush: String,
+    /// A label unique in the generated function.
+    pub label: String,
+}
+
+fn origin_decl(k: usize) -> String {
+    format!("const long polyc_o{k} = polyc_t{k} * {};", size(k))
+}
+
+impl TileWalk<'_> {
+    /// The C block that walks the group's tiles.
+    pub fn print(&self) -> String {
+        let t = self.tiles;
+        let n = t.host_dims;
+        let mut out = String::from("{\n");
+        let w = &mut out;
+        let omp = if self.openmp {
+            "#pragma omp parallel for schedule(dynamic) reduction(+:polyc_tiles)\n"
+        } else {
+            ""
+        };
+        if n == 0 {
+            let _ = writeln!(w, "  const long polyc_before = polyc_tiles;");
+            w.push_str(&indent(&self.tile(), 2));
+            w.push_str(&indent(&self.end_of_step(), 2));
+        } else {
+            match t.mode {
+                TileMode::Parallel | TileMode::Sequential => {
+                    let (lo, hi) = &t.ranges[0];
+                    let _ = writeln!(w, "  const long polyc_lo0 = {lo}, polyc_hi0 = {hi};");
+                    let parallel = t.mode == TileMode::Parallel;
+                    if parallel {
+                        let _ = writeln!(w, "  const long polyc_before = polyc_tiles;");
+                        w.push_str(&indent(omp, 2));
+                    }
+                    let _ = writeln!(
+                        w,
+                        "  for (long polyc_t0 = polyc_lo0; polyc_t0 <= polyc_hi0; polyc_t0++) {{"
+                    );
+                    if !parallel {
+                        let _ = writeln!(w, "    const long polyc_before = polyc_tiles;");
+                    }
+                    let _ = writeln!(w, "    {}", origin_decl(0));
+                    w.push_str(&indent(&self.inner_loops(1), 4));
+                    if !parallel {
+                        w.push_str(&indent(&self.end_of_step(), 4));
+                    }
+                    let _ = writeln!(w, "  }}");
+                    if parallel {
+                        w.push_str(&indent(&self.end_of_step(), 2));
+                    }
+                }
+                TileMode::Wavefront => w.push_str(&indent(&self.wavefronts(omp), 2)),
+            }
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// The wavefront loop over the first `m` tile dimensions.
+    fn wavefronts(&self, omp: &str) -> String {
+        let t = self.tiles;
+        let m = t.wave_dims.clamp(2, t.depth).min(t.host_dims);
+        let mut w = String::new();
+        for k in 0..m {
+            let (lo, hi) = &t.global[k];
+            let _ = writeln!(w, "const long polyc_glo{k} = {lo}, polyc_ghi{k} = {hi};");
+        }
+        let sum = |pre: &str, from: usize| -> String {
+            let v: Vec<String> = (from..m).map(|k| format!("polyc_{pre}{k}")).collect();
+            if v.is_empty() {
+                "0".into()
+            } else {
+                v.join(" + ")
+            }
+        };
+        let _ = writeln!(
+            w,
+            "for (long polyc_w = {}; polyc_w <= {}; polyc_w++) {{",
+            sum("glo", 0),
+            sum("ghi", 0)
+        );
+        let _ = writeln!(w, "  const long polyc_before = polyc_tiles;");
+        w.push_str(&indent(omp, 2));
+        // t_0 .. t_{m-2} as loops, t_{m-1} = w - (t_0 + ... + t_{m-2}).
+        let mut body = String::new();
+        let last = m - 1;
+        let rest: Vec<String> = (0..last).map(tile).collect();
+        let _ = writeln!(
+            body,
+            "const long {} = polyc_w - ({});",
+            tile(last),
+            rest.join(" + ")
+        );
+        let (lo, hi) = &t.ranges[last];
+        let _ = writeln!(body, "if ({t} >= {lo} && {t} <= {hi}) {{", t = tile(last));
+        let _ = writeln!(body, "  {}", origin_decl(last));
+        body.push_str(&indent(&self.inner_loops(m), 2));
+        let _ = writeln!(body, "}}");
+        for k in (0..last).rev() {
+            let before: Vec<String> = (0..k).map(tile).collect();
+            let taken = if before.is_empty() {
+                "polyc_w".to_string()
+            } else {
+                format!("polyc_w - ({})", before.join(" + "))
+            };
+            let (lo, hi) = &t.ranges[k];
+            let (lo, hi) = (
+                format!("polyc_lmax({lo}, {taken} - ({}))", sum("ghi", k + 1)),
+                format!("polyc_lmin({hi}, {taken} - ({}))", sum("glo", k + 1)),
+            );
+            let mut l = String::new();
+            // The outermost loop keeps OpenMP's canonical form (one variable, a bound).
+            if k == 0 {
+                let _ = writeln!(
+                    l,
+                    "for (long {v} = {lo}; {v} <= {hi}; {v}++) {{",
+                    v = tile(k)
+                );
+            } else {
+                let _ = writeln!(
+                    l,
+                    "for (long {v} = {lo}, {v}_hi = {hi}; {v} <= {v}_hi; {v}++) {{",
+                    v = tile(k)
+                );
+            }
+            let _ = writeln!(l, "  {}", origin_decl(k));
+            l.push_str(&indent(&body, 2));
+            let _ = writeln!(l, "}}");
+            body = l;
+        }
+        w.push_str(&indent(&body, 2));
+        w.push_str(&indent(&self.end_of_step(), 2));
+        let _ = writeln!(w, "}}");
+        w
+    }
+
+    /// Sequential loops over tile dimensions `from..host_dims`, around the tile.
+    fn inner_loops(&self, from: usize) -> String {
+        let t = self.tiles;
+        let mut body = self.tile();
+        for k in (from..t.host_dims).rev() {
+            let (lo, hi) = &t.ranges[k];
+            let mut l = String::new();
+            let _ = writeln!(
+                l,
+                "for (long {v} = {lo}, {v}_hi = {hi}; {v} <= {v}_hi; {v}++) {{",
+                v = tile(k)
+            );
+            let _ = writeln!(l, "  {}", origin_decl(k));
+            l.push_str(&indent(&body, 2));
+            let _ = writeln!(l, "}}");
+            body = l;
+        }
+        body
+    }
+
+    fn end_of_step(&self) -> String {
+        format!(
+            "if (polyc_tiles > polyc_before) {{\n  polyc_waves++;\n{}}}\n",
+            indent(&self.flush, 2)
+        )
+    }
+
+    /// One candidate tile: fullness, emptiness probe, then the visit.
+    fn tile(&self) -> String {
+        let t = self.tiles;
+        let mut w = String::from("{\n");
+        let full = t.full_test.as_deref().unwrap_or("0");
+        let _ = writeln!(w, "  const int polyc_full = {full};");
+        let _ = writeln!(w, "  int polyc_nonempty = polyc_full;");
+        let _ = writeln!(w, "  if (!polyc_nonempty) {{");
+        let probe = COptions {
+            openmp: false,
+            index_type: "long".into(),
+            indent: 4,
+            probe: Some(format!("{{ polyc_nonempty = 1; goto {}; }}", self.label)),
+        };
+        w.push_str(&c::print_k(self.scop, &t.probe, &probe, None));
+        let _ = writeln!(w, "  }}");
+        let _ = writeln!(w, "  {}:;", self.label);
+        let _ = writeln!(w, "  if (polyc_nonempty) {{");
+        let _ = writeln!(w, "    polyc_tiles++;");
+        let _ = writeln!(w, "{}", indent(&self.trace(), 4).trim_end());
+        w.push_str(&indent(&self.visit, 4));
+        let _ = writeln!(w, "  }}");
+        w.push_str("}\n");
+        w
+    }
+
+    /// The `POLYC_TRACE=1` line of a tile.
+    fn trace(&self) -> String {
+        let t = self.tiles;
+        let step = match t.mode {
+            _ if t.host_dims == 0 => "0L".to_string(),
+            TileMode::Wavefront => "polyc_w".to_string(),
+            TileMode::Parallel => "0L".to_string(),
+            TileMode::Sequential => tile(0),
+        };
+        let list = |n: usize| vec!["%ld"; n].join(",");
+        let outer: Vec<String> = self
+            .group
+            .outer
+            .iter()
+            .map(|x| format!(", (long)({x})"))
+            .collect();
+        let tiles: Vec<String> = (0..t.host_dims).map(|k| format!(", {}", tile(k))).collect();
+        format!(
+            "if (polyc_trace()) fprintf(stderr, \"polyc-tile: scop={} group={} outer={} step=%ld tile={}\\n\"{}, (long)({step}){});",
+            self.scop.id,
+            self.group.index,
+            list(self.group.outer.len()),
+            list(t.host_dims),
+            outer.concat(),
+            tiles.concat()
+        )
+    }
+}
+
+/// `text` with every non-empty line indented by `n` spaces.
+pub fn indent(text: &str, n: usize) -> String {
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("{:n$}{l}\n", "")
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,180 @@
+//! The kernel IR: one description of a tiled SCoP that the C+OpenMP, OpenCL and CUDA printers
+//! all print (thesis §6.3–6.5).
+//!
+//! A [`ScopIr`] is the host's outer structure ([`ScopIr::host`], loops over the dimensions in
+//! front of the tiled band whose statement calls are groups) and, per group, either its plain
+//! scheduled loops or a [`TiledGroup`]: how the host enumerates tiles (ranges, emptiness probe,
+//! fullness test) and the code of one tile, as a [`KNode`] tree. On a CPU the tile code is
+//! sequential loops; for a GPU the lowering has mapped band dimensions to work-items
+//! ([`KNode::Points`]) and placed barriers ([`KNode::Barrier`]).
+
+use rosepolly::model::expr::Expr;
+use rosepolly::syntax::Node;
+
+use ptile::TileMode;
+
+/// A statement tree of generated code.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KNode {
+    Block(Vec<KNode>),
+    For {
+        var: String,
+        init: Expr,
+        /// Loop while this holds.
+        cond: Expr,
+        step: i64,
+        body: Box<KNode>,
+        /// No dependence crosses its iterations (an OpenMP `parallel for` on a CPU).
+        parallel: bool,
+    },
+    If {
+        cond: Expr,
+        then: Box<KNode>,
+        other: Option<Box<KNode>>,
+    },
+    /// An instance of SCoP statement `stmt`, its original iterators equal to `args`.
+    Stmt {
+        stmt: usize,
+        args: Vec<Expr>,
+    },
+    /// Every work-item of a work-group waits here, and sees the others' writes.
+    Barrier,
+    /// The work-item's share of the thread bucket's entries for one wavefront (`wave`, an
+    /// expression; 0 for a rectangular layout): for each entry `u`, the band iterators
+    /// `vars[j]` are `origins[j] + u[j]`, then `body` runs (thesis Fig. 6.12, "recover
+    /// intra-tile coordinates").
+    Points {
+        wave: Expr,
+        vars: Vec<String>,
+        origins: Vec<String>,
+        body: Box<KNode>,
+    },
+    /// Work-item 0 alone runs `body` (a statement instance no band dimension distributes).
+    Single(Box<KNode>),
+}
+
+impl KNode {
+    /// The recovered loop program as a statement tree (loops keep their parallel marks).
+    pub fn from_syntax(n: &Node) -> KNode {
+        match n {
+            Node::Block(v) => KNode::Block(v.iter().map(KNode::from_syntax).collect()),
+            Node::For(l) => KNode::For {
+                var: l.iterator.clone(),
+                init: l.init.clone(),
+                cond: l.cond.clone(),
+                step: l.step,
+                body: Box::new(KNode::from_syntax(&l.body)),
+                parallel: l.parallel && !l.otl,
+            },
+            Node::If { cond, then, other } => KNode::If {
+                cond: cond.clone(),
+                then: Box::new(KNode::from_syntax(then)),
+                other: other.as_ref().map(|o| Box::new(KNode::from_syntax(o))),
+            },
+            Node::User { stmt, args } => KNode::Stmt {
+                stmt: *stmt,
+                args: args.clone(),
+            },
+        }
+    }
+
+    /// Does a barrier occur in this tree?
+    pub fn has_barrier(&self) -> bool {
+        match self {
+            KNode::Barrier => true,
+            KNode::Block(v) => v.iter().any(KNode::has_barrier),
+            KNode::For { body, .. } | KNode::Points { body, .. } | KNode::Single(body) => {
+                body.has_barrier()
+            }
+            KNode::If { then, other, .. } => {
+                then.has_barrier() || other.as_ref().is_some_and(|o| o.has_barrier())
+            }
+            KNode::Stmt { .. } => false,
+        }
+    }
+}
+
+/// A SCoP lowered for tiled execution.
+pub struct ScopIr {
+    pub id: usize,
+    /// How many tile sizes the SCoP reads.
+    pub depth: usize,
+    /// C names of the SCoP's parameters.
+    pub params: Vec<String>,
+    /// The outer structure: its [`Node::User`] nodes are groups (`stmt` indexes
+    /// [`ScopIr::groups`]), with the values of the outer dimensions as arguments.
+    pub host: Node,
+    pub groups: Vec<GroupIr>,
+}
+
+/// One group of statements.
+pub struct GroupIr {
+    pub index: usize,
+    /// Names of the group's statements (for comments).
+    pub names: Vec<String>,
+    /// The outer-dimension parameters the host sets from the group call's arguments
+    /// (`polyc_x<d>`), in argument order.
+    pub outer: Vec<String>,
+    pub code: GroupCode,
+}
+
+/// What a group runs.
+pub enum GroupCode {
+    /// Its scheduled loops, not tiled.
+    Untiled(KNode),
+    Tiled(Box<TiledGroup>),
+}
+
+/// How the host walks the tiles of a group, and the code of one tile.
+pub struct TiledGroup {
+    pub depth: usize,
+    pub mode: TileMode,
+    /// Tile dimensions the host enumerates per tile (the rest loop inside the tile code, in
+    /// order): all of them on a CPU; on a GPU those that index the tile bucket.
+    pub host_dims: usize,
+    /// Tile dimensions whose sum numbers the wavefronts (wavefront mode).
+    pub wave_dims: usize,
+    /// Per tile dimension `k`: its range given the origins of tiles `0..k` (C expressions).
+    pub ranges: Vec<(String, String)>,
+    /// Per tile dimension: its range over the whole tile space, given the global ranges of the
+    /// dimensions before it (`polyc_glo<k>`, `polyc_ghi<k>`).
+    pub global: Vec<(String, String)>,
+    /// The emptiness probe: the tile's loops with every statement replaced by a jump out.
+    pub probe: KNode,
+    /// Algorithm 5's fullness test, when the group has a full-tile version.
+    pub full_test: Option<String>,
+    /// The tile code, and its full-tile version.
+    pub body: KNode,
+    pub full_body: Option<KNode>,
+    /// GPU: the work-items' layout (None on a CPU).
+    pub threads: Option<ThreadLayout>,
+}
+
+/// The thread bucket a group's tiles use (thesis §7.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ThreadLayout {
+    /// One entry per point of the box of these tile dimensions (the parallel band
+    /// dimensions), the last varying fastest.
+    Rectangular { dims: Vec<usize> },
+    /// The points of the box of all band dimensions, by intra-tile wavefront `Σ u_k`.
+    Wavefront { dims: Vec<usize> },
+}
+
+impl ThreadLayout {
+    pub fn dims(&self) -> &[usize] {
+        match self {
+            ThreadLayout::Rectangular { dims } | ThreadLayout::Wavefront { dims } => dims,
+        }
+    }
+}
+
+/// The run-time names of tile dimension `k`.
+pub fn size(k: usize) -> String {
+    format!("polyc_T{k}")
+}
+pub fn tile(k: usize) -> String {
+    format!("polyc_t{k}")
+}
+pub fn origin(k: usize) -> String {
+    format!("polyc_o{k}")
+}

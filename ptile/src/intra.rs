@@ -1,0 +1,294 @@
+//! The order of the band dimensions inside a tile (thesis §6.2.2).
+//!
+//! Inside a tile the band's dimensions may run in any order (the band is permutable), and
+//! Algorithm 4 may separate the statements into components at some band dimension. The tile
+//! body is generated from the band dimensions in an order chosen per target:
+//!
+//! - on a CPU, Algorithm 4's structure in band order, with the parallel dimension whose
+//!   accesses are most often unit-stride moved innermost, so that the C compiler vectorises
+//!   the innermost loop;
+//! - on a GPU, the sequential dimensions first (uniform loops every thread of a work-group
+//!   runs, with barriers), then the cut, then the parallel dimensions (one point per
+//!   work-item), the most unit-stride one last so that neighbouring work-items touch
+//!   neighbouring elements (coalescing).
+//!
+//! Moving a parallel dimension inwards is legal: every dependence that reaches it unordered
+//! has distance zero along it, so its first non-zero distance stays where it was.
+
+use rosepolly::model::Scop;
+
+use pluto::{DimKind, Schedule};
+
+use crate::space::TileSpace;
+
+/// One dimension of the tile body's schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntraDim {
+    /// Band dimension `k` (relative to the band start).
+    Band(usize),
+    /// Algorithm 4's scalar dimension: the statement's component.
+    Cut,
+}
+
+/// The tile body's dimension order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IntraOrder {
+    pub dims: Vec<IntraDim>,
+    /// Per band dimension: parallel inside a tile (Algorithm 4).
+    pub parallel: Vec<bool>,
+    /// Per statement of the SCoP: its component at the cut.
+    pub components: Vec<usize>,
+}
+
+impl IntraOrder {
+    /// The band dimensions in order, without the cut.
+    pub fn band_dims(&self) -> Vec<usize> {
+        self.dims
+            .iter()
+            .filter_map(|d| match d {
+                IntraDim::Band(k) => Some(*k),
+                IntraDim::Cut => None,
+            })
+            .collect()
+    }
+}
+
+/// Algorithm 4's structure in band order: `(dims, parallel, components)`.
+fn algorithm4(scop: &Scop, space: &TileSpace) -> IntraOrder {
+    let intra = space
+        .intra
+        .as_ref()
+        .expect("a tiled space has Algorithm 4's result");
+    let depth = intra.parallel.len();
+    let mut dims: Vec<IntraDim> = (0..depth).map(IntraDim::Band).collect();
+    if let Some(cut) = intra.cut {
+        dims.insert(cut, IntraDim::Cut);
+    }
+    let mut components = intra.components.clone();
+    components.resize(scop.statements.len(), 0);
+    IntraOrder {
+        dims,
+        parallel: intra.parallel.clone(),
+        components,
+    }
+}
+
+/// The CPU order of a group's tile body.
+pub fn cpu_order(
+    scop: &Scop,
+    schedule: &Schedule,
+    space: &TileSpace,
+    stmts: &[usize],
+) -> IntraOrder {
+    let mut order = algorithm4(scop, space);
+    let start = space.band_start();
+    let innermost = *order.band_dims().last().expect("bands are not empty");
+    let best = (0..order.parallel.len())
+        .filter(|&k| order.parallel[k])
+        .max_by_key(|&k| {
+            (
+                stride_score(scop, schedule, stmts, start + k),
+                k == innermost,
+            )
+        });
+    if let Some(k) = best {
+        let gain = stride_score(scop, schedule, stmts, start + k)
+            > stride_score(scop, schedule, stmts, start + innermost);
+        if k != innermost && gain {
+            order.dims.retain(|d| *d != IntraDim::Band(k));
+            order.dims.push(IntraDim::Band(k));
+        }
+    }
+    order
+}
+
+/// The GPU order of a group's tile body: sequential dimensions, the cut, parallel dimensions
+/// (the one to map to neighbouring work-items last).
+pub fn gpu_order(
+    scop: &Scop,
+    schedule: &Schedule,
+    space: &TileSpace,
+    stmts: &[usize],
+) -> IntraOrder {
+    let mut order = algorithm4(scop, space);
+    let start = space.band_start();
+    let has_cut = order.dims.contains(&IntraDim::Cut);
+    let (mut par, seq): (Vec<usize>, Vec<usize>) = order
+        .band_dims()
+        .into_iter()
+        .partition(|&k| order.parallel[k]);
+    if let Some(pos) = par
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, &k)| (stride_score(scop, schedule, stmts, start + k), *i))
+        .map(|(i, _)| i)
+    {
+        let k = par.remove(pos);
+        par.push(k);
+    }
+    order.dims = seq.into_iter().map(IntraDim::Band).collect();
+    if has_cut {
+        order.dims.push(IntraDim::Cut);
+    }
+    order.dims.extend(par.into_iter().map(IntraDim::Band));
+    order
+}
+
+/// How well schedule dimension `d` suits the innermost position: over the statements'
+/// accesses, +2 for each that moves by one element of the last array dimension when `d`
+/// advances alone, −1 for each that moves along another array dimension.
+pub fn stride_score(scop: &Scop, schedule: &Schedule, stmts: &[usize], d: usize) -> i64 {
+    let mut score = 0;
+    for &s in stmts {
+        let st = &scop.statements[s];
+        let hyperplanes: Vec<usize> = (0..schedule.n_dims())
+            .filter(|&e| schedule.kinds[e] != DimKind::Scalar)
+            .collect();
+        let rows: Vec<Vec<i64>> = hyperplanes
+            .iter()
+            .map(|&e| schedule.rows[s][e].coeffs.clone())
+            .collect();
+        let rhs: Vec<i64> = hyperplanes.iter().map(|&e| i64::from(e == d)).collect();
+        let Some(v) = solve(&rows, &rhs) else {
+            continue;
+        };
+        for a in &st.accesses {
+            let moves: Option<Vec<Ratio>> = a
+                .subscripts
+                .iter()
+                .map(|sub| {
+                    let l = sub.linear()?;
+                    Some(
+                        st.iterators
+                            .iter()
+                            .zip(&v)
+                            .fold(Ratio::ZERO, |acc, (it, x)| {
+                                let c = l.coeffs.get(it).copied().unwrap_or(0);
+                                acc.add(x.scale(c))
+                            }),
+                    )
+                })
+                .collect();
+            let Some(moves) = moves else { continue };
+            let Some((last, rest)) = moves.split_last() else {
+                continue;
+            };
+            if rest.iter().any(|m| !m.is_zero()) {
+                score -= 1;
+            } else if last.is_unit() {
+                score += 2;
+            }
+        }
+    }
+    score
+}
+
+/// A rational number `num / den`, `den > 0`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Ratio {
+    num: i128,
+    den: i128,
+}
+
+impl Ratio {
+    const ZERO: Ratio = Ratio { num: 0, den: 1 };
+
+    fn new(num: i128, den: i128) -> Ratio {
+        let g = gcd(num, den).max(1) * den.signum();
+        Ratio {
+            num: num / g,
+            den: den / g,
+        }
+    }
+    fn add(self, o: Ratio) -> Ratio {
+        Ratio::new(self.num * o.den + o.num * self.den, self.den * o.den)
+    }
+    fn sub(self, o: Ratio) -> Ratio {
+        self.add(Ratio::new(-o.num, o.den))
+    }
+    fn mul(self, o: Ratio) -> Ratio {
+        Ratio::new(self.num * o.num, self.den * o.den)
+    }
+    fn div(self, o: Ratio) -> Ratio {
+        Ratio::new(self.num * o.den, self.den * o.num)
+    }
+    fn scale(self, k: i64) -> Ratio {
+        Ratio::new(self.num * i128::from(k), self.den)
+    }
+    fn is_zero(self) -> bool {
+        self.num == 0
+    }
+    fn is_unit(self) -> bool {
+        self.den == 1 && self.num.abs() == 1
+    }
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// A solution of `rows · v = rhs` over the rationals, when there is one (any one: the
+/// statements' hyperplanes have full column rank, so it is unique where it exists).
+fn solve(rows: &[Vec<i64>], rhs: &[i64]) -> Option<Vec<Ratio>> {
+    let n = rows.first().map_or(0, Vec::len);
+    let mut m: Vec<Vec<Ratio>> = rows
+        .iter()
+        .zip(rhs)
+        .map(|(r, b)| {
+            r.iter()
+                .chain(std::iter::once(b))
+                .map(|&x| Ratio::new(i128::from(x), 1))
+                .collect()
+        })
+        .collect();
+    let mut pivots = Vec::new();
+    let mut row = 0;
+    for col in 0..n {
+        let Some(p) = (row..m.len()).find(|&r| !m[r][col].is_zero()) else {
+            continue;
+        };
+        m.swap(row, p);
+        let pivot = m[row].clone();
+        for (r, line) in m.iter_mut().enumerate() {
+            if r != row && !line[col].is_zero() {
+                let f = line[col].div(pivot[col]);
+                for (x, p) in line[col..].iter_mut().zip(&pivot[col..]) {
+                    *x = x.sub(f.mul(*p));
+                }
+            }
+        }
+        pivots.push((row, col));
+        row += 1;
+    }
+    // Inconsistent: a zero row with a non-zero right-hand side.
+    if m[row..].iter().any(|r| !r[n].is_zero()) {
+        return None;
+    }
+    let mut v = vec![Ratio::ZERO; n];
+    for (r, c) in pivots {
+        v[c] = m[r][n].div(m[r][c]);
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skewed_rows_solve_to_unit_moves() {
+        // jacobi-2d S0: (t, 2t + i, 2t + j); advancing dimension 2 alone moves j by one.
+        let rows = vec![vec![1, 0, 0], vec![2, 1, 0], vec![2, 0, 1]];
+        let v = solve(&rows, &[0, 0, 1]).unwrap();
+        assert_eq!(v, vec![Ratio::ZERO, Ratio::ZERO, Ratio::new(1, 1)]);
+        // gemm S0 (i, j, 0): dimension 2 cannot move alone.
+        assert_eq!(
+            solve(&[vec![1, 0], vec![0, 1], vec![0, 0]], &[0, 0, 1]),
+            None
+        );
+    }
+}
