@@ -4,6 +4,7 @@
 //! Exit status: 0 on success, 1 on an error in the user's input (with a diagnostic naming the
 //! original file, line and construct), 2 on bad usage.
 
+mod build;
 mod report;
 
 use std::path::{Path, PathBuf};
@@ -21,15 +22,43 @@ use rosepolly::math::isl::Ctx;
 /// Finds the affine loop nests (SCoPs) of a C file, between `#pragma scop` and
 /// `#pragma endscop` (or automatically with --auto-scop), schedules them with Pluto's algorithm
 /// and writes the file back with each SCoP replaced by the transformed code.
+///
+/// `polyc build FILE.c [MORE.c...] -o EXE` and `polyc run FILE.c [MORE.c...] [-- ARGS]`
+/// compile with polyc, build with the target's compiler and (run) execute, on the best device
+/// present unless --target says otherwise.
+///
+/// Generated programs read POLYC_TILE_SIZES (comma-separated positive integers, outermost
+/// tiled dimension first, a shorter list repeating its last value; default 32 everywhere),
+/// POLYC_PROFILE=1 (a profile line per SCoP execution on stderr), POLYC_TRACE=1,
+/// POLYC_DEVICE (OpenCL: PLATFORM:DEVICE, a device number or part of its name; CUDA: the
+/// device number) and POLYC_LOCAL_MEM (bytes of local memory per work-group).
 #[derive(Parser, Debug)]
-#[command(name = "polyc", version, about, long_about = None)]
+#[command(name = "polyc", version, about, long_about = None, after_help = "More: polyc build --help, and docs/interfaces.md.")]
 struct Cli {
     /// The C file to compile.
-    input: PathBuf,
+    #[arg(required_unless_present_any = ["print_cflags", "print_libs"])]
+    input: Option<PathBuf>,
 
     /// Where to write the generated program (no file is written on failure).
-    #[arg(short = 'o', value_name = "OUT", required_unless_present = "dump")]
+    #[arg(
+        short = 'o',
+        value_name = "OUT",
+        required_unless_present_any = ["dump", "print_cflags", "print_libs"]
+    )]
     output: Option<PathBuf>,
+
+    /// Print the compiler flags a generated file of --target (default c) needs, and exit.
+    #[arg(long)]
+    print_cflags: bool,
+
+    /// Print the linker flags a generated program of --target (default c) needs, and exit.
+    #[arg(long)]
+    print_libs: bool,
+
+    /// GPU targets: run every tile by intra-tile wavefronts, even where band dimensions are
+    /// parallel (slower; exercises the wavefront thread layout).
+    #[arg(long)]
+    intra_wavefront: bool,
 
     /// The target language; without it, an output ending in `.cu` means cuda, otherwise c.
     #[arg(long, value_enum)]
@@ -89,11 +118,15 @@ struct Cli {
     /// repeats its last value) instead of reading POLYC_TILE_SIZES when the program runs. For
     /// measuring what run-time tile sizes cost; the program then ignores POLYC_TILE_SIZES.
     #[arg(long, value_name = "SIZES", value_parser = parse_sizes, conflicts_with = "no_tile")]
-    fixed_tile_sizes: Option<Vec<i64>>,
+    fixed_tile_sizes: Option<Sizes>,
 }
 
+/// Tile sizes, outermost first.
+#[derive(Debug, Clone)]
+struct Sizes(Vec<i64>);
+
 /// `16,32,32`: positive integers separated by commas.
-fn parse_sizes(text: &str) -> Result<Vec<i64>, String> {
+fn parse_sizes(text: &str) -> Result<Sizes, String> {
     text.split(',')
         .map(|s| match s.trim().parse::<i64>() {
             Ok(v) if v > 0 => Ok(v),
@@ -101,7 +134,8 @@ fn parse_sizes(text: &str) -> Result<Vec<i64>, String> {
                 "'{s}' is not a positive integer (expected sizes like 16,32,32)"
             )),
         })
-        .collect()
+        .collect::<Result<Vec<i64>, String>>()
+        .map(Sizes)
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -114,7 +148,7 @@ enum Stage {
     Schedule,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum TargetArg {
     C,
     Opencl,
@@ -138,7 +172,31 @@ enum SolverArg {
 }
 
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if matches!(args.get(1).map(String::as_str), Some("build" | "run")) {
+        let mut rest = vec!["polyc".to_string()];
+        rest.extend(args[1..].iter().cloned());
+        return ExitCode::from(build::main(rest).clamp(0, 255) as u8);
+    }
     let cli = Cli::parse();
+    if cli.print_cflags || cli.print_libs {
+        let target = cli.target.unwrap_or(TargetArg::C);
+        let flags = if cli.print_cflags {
+            Ok(build::cflags(target))
+        } else {
+            build::libs(target)
+        };
+        return match flags {
+            Ok(f) => {
+                println!("{}", f.join(" "));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("polyc: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(diags) => {
@@ -170,7 +228,8 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
         undefines: cli.undefine.clone(),
         ..SourceOptions::default()
     };
-    let src = SourceUnit::load(&cli.input, &opts)?;
+    let input = cli.input.as_ref().expect("clap requires an input");
+    let src = SourceUnit::load(input, &opts)?;
     let ctx = Ctx::new();
     let detection = if cli.auto_scop {
         Detection::Automatic
@@ -178,7 +237,7 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
         Detection::Pragmas
     };
     let scops = compilation::build_models(&ctx, &src, detection)?;
-    let file = cli.input.display().to_string();
+    let file = input.display().to_string();
     if let Some(stage) = cli.dump {
         let text = match stage {
             Stage::Model if cli.json => json(&rosepolly::dump::model_json(&file, &scops)),
@@ -223,7 +282,8 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
         pluto: pluto_options(cli),
         otl: cli.otl,
         openmp: !cli.no_openmp,
-        fixed_tile_sizes: cli.fixed_tile_sizes.clone(),
+        fixed_tile_sizes: cli.fixed_tile_sizes.as_ref().map(|s| s.0.clone()),
+        intra_wavefront: cli.intra_wavefront,
     };
     let output = codegen::compile(&ctx, &src, &scops, &copts)?;
     for w in &output.warnings {

@@ -17,12 +17,14 @@ fn variants() -> Vec<Variant<'static>> {
             polyc_flags: &["--target", "c", "--no-tile"],
             openmp: false,
             runs: &[SERIAL],
+            ldflags: vec![],
         },
         Variant {
             name: "omp",
             polyc_flags: &["--target", "c", "--no-tile"],
             openmp: true,
             runs: &[ONE_THREAD, TWO_THREADS],
+            ldflags: vec![],
         },
     ]
 }
@@ -56,6 +58,7 @@ fn one_time_loops_keep_the_results() {
         polyc_flags: &["--target", "c", "--no-tile", "--otl"],
         openmp: true,
         runs: &[TWO_THREADS],
+        ldflags: vec![],
     }];
     check_kernels(&ks, &["MINI"], &v, "sched-otl");
 }

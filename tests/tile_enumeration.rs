@@ -84,6 +84,7 @@ fn check(kernel: &str, sizes: &[i64], threads: &str, work: &std::path::Path) -> 
             ("POLYC_TRACE", "1"),
             ("POLYC_TILE_SIZES", &sizes_text.join(",")),
             ("OMP_NUM_THREADS", threads),
+            ("POLYC_MIN_POINTS", "0"),
         ],
     )
     .unwrap();

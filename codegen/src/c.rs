@@ -20,26 +20,42 @@ pub fn helpers() -> String {
     )
 }
 
-/// The run-time support of tiled code, emitted once per file: tile sizes from
-/// `POLYC_TILE_SIZES`, the `POLYC_PROFILE` and `POLYC_TRACE` switches, a clock, and integer
-/// helpers for host-side bound arithmetic (functions, so that nested bounds do not grow
-/// exponentially as nested macros would).
-pub fn runtime() -> String {
+/// Host support of tiled code, once per file: a clock, and integer helpers for the bound
+/// arithmetic of tile loops (functions, so that nested bounds do not grow exponentially as
+/// nested macros would; callable from CUDA device code too when `cuda`).
+pub fn host_support(cuda: bool) -> String {
+    let q = if cuda {
+        "static inline __host__ __device__"
+    } else {
+        "static inline"
+    };
     format!(
-        r#"#ifndef POLYC_RUNTIME
-#define POLYC_RUNTIME
+        r#"#ifndef POLYC_HOST_SUPPORT
+#define POLYC_HOST_SUPPORT
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-static inline long polyc_lmin(long a, long b) {{ return a < b ? a : b; }}
-static inline long polyc_lmax(long a, long b) {{ return a > b ? a : b; }}
-static inline long polyc_lfloord(long n, long d) {{ return n >= 0 ? n / d : -((-n + d - 1) / d); }}
+{q} long polyc_lmin(long a, long b) {{ return a < b ? a : b; }}
+{q} long polyc_lmax(long a, long b) {{ return a > b ? a : b; }}
+{q} long polyc_lfloord(long n, long d) {{ return n >= 0 ? n / d : -((-n + d - 1) / d); }}
 static double polyc_now(void) {{
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }}
+#endif
+"#
+    )
+}
+
+/// The run-time configuration of the C+OpenMP target, once per file: tile sizes from
+/// `POLYC_TILE_SIZES`, the `POLYC_PROFILE` and `POLYC_TRACE` switches. (The GPU targets read
+/// the same variables through avelas-rt.)
+pub fn runtime() -> String {
+    format!(
+        r#"{}#ifndef POLYC_RUNTIME
+#define POLYC_RUNTIME
 /* A switch variable: unset, empty or 0 is off, 1 is on; anything else is an error. */
 static int polyc_switch(const char *name, int *cache) {{
   if (*cache < 0) {{
@@ -87,9 +103,29 @@ static long polyc_tile_size(int k) {{
   if (n == 0) return {default};
   return sizes[k < n ? k : n - 1];
 }}
+/* POLYC_MIN_POINTS: SCoPs whose tiled bands span fewer points run untiled, in their original
+   order (tiles and threads do not pay there). Unset or empty: {min_points}; 0: always tile. */
+static long polyc_min_points(void) {{
+  static long v = -1;
+  if (v < 0) {{
+    const char *s = getenv("POLYC_MIN_POINTS");
+    char *end;
+    if (!s || !*s) v = {min_points};
+    else {{
+      v = strtol(s, &end, 10);
+      if (*s < '0' || *s > '9' || *end || v < 0) {{
+        fprintf(stderr, "polyc: POLYC_MIN_POINTS=\"%s\" is malformed: expected a number of points, e.g. 0 to always tile\n", s);
+        exit(1);
+      }}
+    }}
+  }}
+  return v;
+}}
 #endif
 "#,
-        default = ptile::DEFAULT_TILE_SIZE
+        host_support(false),
+        default = ptile::DEFAULT_TILE_SIZE,
+        min_points = ptile::DEFAULT_MIN_POINTS
     )
 }
 
@@ -124,8 +160,8 @@ pub trait DeviceHooks {
     fn statement(&self, e: Expr) -> Expr;
     /// The barrier of a work-group.
     fn barrier(&self) -> String;
-    /// Lines that open the loop over the work-item's thread-bucket entries, defining the
-    /// mapped iterators; the matching number of closing braces follows the body.
+    /// Lines that open the loop over the work-item's thread-bucket entries: its header (which
+    /// opens one brace), then declarations of the mapped iterators.
     fn points_open(&self, wave: &Expr, vars: &[String], origins: &[String]) -> Vec<String>;
     /// The guard that lets work-item 0 alone through.
     fn single(&self) -> String;
@@ -272,13 +308,13 @@ impl Printer<'_> {
                 body,
             } => {
                 let lines = self.device().points_open(wave, vars, origins);
-                for (i, l) in lines.iter().enumerate() {
-                    self.line(indent + 2 * i, l);
+                let (open, decls) = lines.split_first().expect("a loop header");
+                self.line(indent, open);
+                for l in decls {
+                    self.line(indent + 2, l);
                 }
-                self.node(body, indent + 2 * lines.len(), in_parallel);
-                for i in (0..lines.len()).rev() {
-                    self.line(indent + 2 * i, "}");
-                }
+                self.node(body, indent + 2, in_parallel);
+                self.line(indent, "}");
             }
             KNode::Single(body) => {
                 let s = self.device().single();

@@ -195,7 +195,11 @@ impl TileWalk<'_> {
     fn tile(&self) -> String {
         let t = self.tiles;
         let mut w = String::from("{\n");
-        let full = t.full_test.as_deref().unwrap_or("0");
+        // The fullness of a tile the host only partly enumerates is the device's to decide.
+        let full = match &t.full_test {
+            Some(test) if t.host_dims == t.depth => test.as_str(),
+            _ => "0",
+        };
         let _ = writeln!(w, "  const int polyc_full = {full};");
         let _ = writeln!(w, "  int polyc_nonempty = polyc_full;");
         let _ = writeln!(w, "  if (!polyc_nonempty) {{");

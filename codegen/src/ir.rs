@@ -105,6 +105,10 @@ pub struct ScopIr {
     /// [`ScopIr::groups`]), with the values of the outer dimensions as arguments.
     pub host: Node,
     pub groups: Vec<GroupIr>,
+    /// The SCoP in its original order, run instead of the tiles when the problem is too small
+    /// for them to pay (C target; only when there are no outer loops, whose groups' extents
+    /// are only known inside them).
+    pub original: Option<KNode>,
 }
 
 /// One group of statements.
@@ -139,6 +143,10 @@ pub struct TiledGroup {
     /// Per tile dimension: its range over the whole tile space, given the global ranges of the
     /// dimensions before it (`polyc_glo<k>`, `polyc_ghi<k>`).
     pub global: Vec<(String, String)>,
+    /// Per band dimension: the range of its points over the whole space, given those of the
+    /// dimensions before it (`polyc_plo<k>`, `polyc_phi<k>`): the bounding box whose volume
+    /// estimates the work.
+    pub points: Vec<(String, String)>,
     /// The emptiness probe: the tile's loops with every statement replaced by a jump out.
     pub probe: KNode,
     /// Algorithm 5's fullness test, when the group has a full-tile version.
@@ -177,4 +185,10 @@ pub fn tile(k: usize) -> String {
 }
 pub fn origin(k: usize) -> String {
     format!("polyc_o{k}")
+}
+/// The first point of tile dimension `k` that can hold an instance: `max(o_k, plo_k)`, the
+/// origin of the thread bucket's offsets (so that a bucket of `min(T_k, extent)` entries per
+/// dimension covers tiles larger than the problem).
+pub fn base(k: usize) -> String {
+    format!("polyc_b{k}")
 }

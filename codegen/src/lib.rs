@@ -6,7 +6,9 @@
 //! of the user's file with the generated code and keeps everything else as written.
 
 pub mod c;
+pub mod device;
 pub mod driver;
+pub mod gpu_host;
 pub mod host;
 pub mod ir;
 pub mod lower;

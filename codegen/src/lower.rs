@@ -15,7 +15,7 @@ use rosepolly::syntax::{self, Node, RecoveryOptions};
 use pluto::{DimKind, Schedule};
 use ptile::{outer_param, Bound, IntraDim, IntraOrder, Term, TileGroup, TileMode, TileSpace};
 
-use crate::ir::{origin, size, GroupCode, GroupIr, KNode, ScopIr, ThreadLayout, TiledGroup};
+use crate::ir::{base, origin, size, GroupCode, GroupIr, KNode, ScopIr, ThreadLayout, TiledGroup};
 
 /// What runs the tiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +45,9 @@ pub struct Lowering<'a, 'c> {
     /// Prefix of the schedule-dimension iterators (`c` → `c0`, `c1`...).
     pub prefix: &'a str,
     pub device: Device,
+    /// GPU: share out every tile by intra-tile wavefronts, even where band dimensions are
+    /// parallel (to exercise the wavefront layout; slower).
+    pub force_wavefront: bool,
 }
 
 impl Lowering<'_, '_> {
@@ -57,7 +60,31 @@ impl Lowering<'_, '_> {
             groups: (0..self.space.groups.len())
                 .map(|g| self.group(g))
                 .collect(),
+            original: (self.device == Device::Cpu && self.space.outer_dims.is_empty())
+                .then(|| self.original()),
         }
+    }
+
+    /// The SCoP in its original execution order (for problems too small to tile).
+    fn original(&self) -> KNode {
+        let schedule = pluto::original_schedule(self.ctx, self.scop);
+        let iterators: Vec<String> = (0..schedule.n_dims())
+            .map(|d| format!("{}{d}", self.prefix))
+            .collect();
+        let rec = RecoveryOptions {
+            iterators: &iterators,
+            row: None,
+            extra_params: &[],
+            context: "",
+            virtual_statements: &[],
+        };
+        let program = syntax::recover(
+            self.ctx,
+            self.scop,
+            schedule.union_map(self.ctx, self.scop),
+            &rec,
+        );
+        KNode::from_syntax(&program)
     }
 
     fn start(&self) -> usize {
@@ -297,6 +324,13 @@ impl Lowering<'_, '_> {
                     self.range_expr(group, k, &lo, &hi)
                 })
                 .collect(),
+            points: (0..group.depth)
+                .map(|k| {
+                    let lo: Vec<String> = (0..k).map(|j| format!("polyc_plo{j}")).collect();
+                    let hi: Vec<String> = (0..k).map(|j| format!("polyc_phi{j}")).collect();
+                    self.point_range_expr(group, k, &lo, &hi)
+                })
+                .collect(),
             probe,
             full_test,
             body,
@@ -458,6 +492,22 @@ impl Lowering<'_, '_> {
         lo: &[String],
         hi: &[String],
     ) -> (String, String) {
+        let (a, b) = self.point_range_expr(group, k, lo, hi);
+        (
+            format!("polyc_lfloord({a}, {})", size(k)),
+            format!("polyc_lfloord({b}, {})", size(k)),
+        )
+    }
+
+    /// C expressions of the range of band dimension `c_k` with the outer band dimensions in
+    /// the box `[lo, hi]`: the union of the statements' relaxed ranges.
+    fn point_range_expr(
+        &self,
+        group: &TileGroup,
+        k: usize,
+        lo: &[String],
+        hi: &[String],
+    ) -> (String, String) {
         let fold = |f: &str, v: Vec<String>| {
             v.into_iter()
                 .reduce(|a, b| format!("{f}({a}, {b})"))
@@ -482,10 +532,7 @@ impl Lowering<'_, '_> {
         }
         dedup(&mut lowers);
         dedup(&mut uppers);
-        (
-            format!("polyc_lfloord({}, {})", fold("polyc_lmin", lowers), size(k)),
-            format!("polyc_lfloord({}, {})", fold("polyc_lmax", uppers), size(k)),
-        )
+        (fold("polyc_lmin", lowers), fold("polyc_lmax", uppers))
     }
 
     /// `rest` of a bound at its largest over the box (see `ptile::Bound`).
@@ -522,7 +569,7 @@ impl Lowering<'_, '_> {
             TileMode::Wavefront => group.depth,
             TileMode::Sequential => 0,
         };
-        if par.is_empty() {
+        if par.is_empty() || self.force_wavefront {
             let dims = order.band_dims();
             return (
                 order,
@@ -577,7 +624,7 @@ impl Lowering<'_, '_> {
             .collect();
         let mapper = ThreadMapper {
             mapped: &mapped,
-            origins: layout.dims().iter().map(|&k| origin(k)).collect(),
+            origins: layout.dims().iter().map(|&k| base(k)).collect(),
             mapped_dims: dims
                 .iter()
                 .enumerate()
@@ -645,52 +692,74 @@ impl ThreadMapper<'_> {
         self.mapped_dims.contains(&dim)
     }
 
-    /// Code every work-item runs alike.
+    /// Code every work-item runs alike, as a block with its barriers.
+    ///
+    /// Barriers stand only at the top level of a block (the tile body or a uniform loop's
+    /// body), never inside a conditional: a uniform condition is distributed over the
+    /// statements it guards and folded into the conditions of the loops it encloses, which
+    /// its values (loop iterators, tile origins, parameters; never memory) make equivalent.
+    /// Some OpenCL implementations (PoCL) replicate code per conditional barrier, so this keeps
+    /// kernels small.
     fn uniform(&self, n: &Node) -> KNode {
+        let items = self.items(n, None);
+        let mut out = Vec::new();
+        for item in items {
+            let single = matches!(strip_if(&item), KNode::Single(_));
+            let work = has_work(&item);
+            let is_loop = matches!(item, KNode::For { .. });
+            if single {
+                out.push(KNode::Barrier);
+            }
+            out.push(item);
+            // A uniform loop ends each iteration with its own barrier.
+            if work && !is_loop && (self.sync || single) {
+                out.push(KNode::Barrier);
+            }
+        }
+        KNode::Block(out)
+    }
+
+    /// The items of uniform code under `guard`: loops (conditions folded in), and guarded
+    /// points or single statements.
+    fn items(&self, n: &Node, guard: Option<&Expr>) -> Vec<KNode> {
         match n {
-            Node::Block(v) => KNode::Block(v.iter().flat_map(|c| self.uniform_child(c)).collect()),
-            Node::For(l) if self.is_mapped(l.dim) => self.points(n),
-            Node::For(l) => KNode::For {
+            Node::Block(v) => v.iter().flat_map(|c| self.items(c, guard)).collect(),
+            Node::For(l) if self.is_mapped(l.dim) => vec![self.points(n, guard)],
+            Node::For(l) => vec![KNode::For {
                 var: l.iterator.clone(),
                 init: l.init.clone(),
-                cond: l.cond.clone(),
+                cond: and(guard, l.cond.clone()),
                 step: l.step,
-                body: Box::new(KNode::Block(self.uniform_child(&l.body))),
+                body: Box::new(self.uniform(&l.body)),
                 parallel: false,
-            },
-            Node::If { cond, then, other } => KNode::If {
-                cond: cond.clone(),
-                then: Box::new(KNode::Block(self.uniform_child(then))),
-                other: other
-                    .as_ref()
-                    .map(|o| Box::new(KNode::Block(self.uniform_child(o)))),
-            },
-            Node::User { stmt, args } => KNode::Single(Box::new(KNode::Stmt {
-                stmt: *stmt,
-                args: args.clone(),
-            })),
+            }],
+            Node::If { cond, then, other } => {
+                let yes = and(guard, cond.clone());
+                let mut v = self.items(then, Some(&yes));
+                if let Some(o) = other {
+                    let no = and(
+                        guard,
+                        Expr::Unary {
+                            op: rosepolly::model::expr::UnaryOp::Not,
+                            operand: Box::new(cond.clone()),
+                        },
+                    );
+                    v.extend(self.items(o, Some(&no)));
+                }
+                v
+            }
+            Node::User { stmt, args } => vec![guarded_by(
+                guard,
+                KNode::Single(Box::new(KNode::Stmt {
+                    stmt: *stmt,
+                    args: args.clone(),
+                })),
+            )],
         }
     }
 
-    /// A child of uniform code, followed by a barrier when work-items wrote something others
-    /// may read.
-    fn uniform_child(&self, n: &Node) -> Vec<KNode> {
-        if let Node::Block(v) = n {
-            return v.iter().flat_map(|c| self.uniform_child(c)).collect();
-        }
-        let k = self.uniform(n);
-        let distributes = matches!(k, KNode::Points { .. } | KNode::Single(_))
-            || (matches!(k, KNode::For { .. } | KNode::If { .. }) && has_work(&k));
-        let barrier = (self.sync || matches!(k, KNode::Single(_))) && distributes;
-        if barrier {
-            vec![KNode::Barrier, k, KNode::Barrier]
-        } else {
-            vec![k]
-        }
-    }
-
-    /// The work-items' points, at the outermost mapped loop.
-    fn points(&self, n: &Node) -> KNode {
+    /// The work-items' points, at the outermost mapped loop, under `guard`.
+    fn points(&self, n: &Node, guard: Option<&Expr>) -> KNode {
         let wave = if self.wavefront {
             Expr::var("polyc_wi")
         } else {
@@ -703,20 +772,21 @@ impl ThreadMapper<'_> {
             body: Box::new(self.guarded(n)),
         };
         if self.wavefront {
+            let more = Expr::Binary {
+                op: BinaryOp::Lt,
+                lhs: Box::new(Expr::var("polyc_wi")),
+                rhs: Box::new(Expr::var("polyc_nwaves")),
+            };
             KNode::For {
                 var: "polyc_wi".into(),
                 init: Expr::int(0),
-                cond: Expr::Binary {
-                    op: BinaryOp::Lt,
-                    lhs: Box::new(Expr::var("polyc_wi")),
-                    rhs: Box::new(Expr::var("polyc_nwaves")),
-                },
+                cond: and(guard, more),
                 step: 1,
                 body: Box::new(KNode::Block(vec![p, KNode::Barrier])),
                 parallel: false,
             }
         } else {
-            p
+            guarded_by(guard, p)
         }
     }
 
@@ -779,6 +849,38 @@ impl ThreadMapper<'_> {
                 args: args.clone(),
             },
         }
+    }
+}
+
+/// `guard && cond`.
+fn and(guard: Option<&Expr>, cond: Expr) -> Expr {
+    match guard {
+        None => cond,
+        Some(g) => Expr::Binary {
+            op: BinaryOp::And,
+            lhs: Box::new(g.clone()),
+            rhs: Box::new(cond),
+        },
+    }
+}
+
+/// `n` under `guard`.
+fn guarded_by(guard: Option<&Expr>, n: KNode) -> KNode {
+    match guard {
+        None => n,
+        Some(g) => KNode::If {
+            cond: g.clone(),
+            then: Box::new(n),
+            other: None,
+        },
+    }
+}
+
+/// What a guard wraps.
+fn strip_if(n: &KNode) -> &KNode {
+    match n {
+        KNode::If { then, .. } => strip_if(then),
+        other => other,
     }
 }
 

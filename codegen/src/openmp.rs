@@ -53,14 +53,62 @@ impl<'a> OpenMp<'a> {
             indent: 2,
             probe: None,
         };
-        out.push_str(&c::print_calls(
-            self.scop,
-            &self.ir.host,
-            &host,
-            &|g, args| self.group(g, args),
-        ));
-        out.push_str(&epilogue(self.ir));
+        let tiled = c::print_calls(self.scop, &self.ir.host, &host, &|g, args| {
+            self.group(g, args)
+        });
+        match (&self.ir.original, self.points()) {
+            (Some(original), Some(points)) => {
+                out.push_str(&indent(&points, 2));
+                let _ = writeln!(
+                    out,
+                    "  const int polyc_untiled = polyc_points < (double)polyc_min_points();"
+                );
+                let _ = writeln!(out, "  if (polyc_untiled) {{");
+                let seq = COptions {
+                    openmp: false,
+                    index_type: "long".into(),
+                    indent: 4,
+                    probe: None,
+                };
+                out.push_str(&c::print_k(self.scop, original, &seq, None));
+                let _ = writeln!(out, "  }} else {{");
+                out.push_str(&indent(&tiled, 2));
+                let _ = writeln!(out, "  }}");
+            }
+            _ => {
+                let _ = writeln!(out, "  const int polyc_untiled = 0;");
+                out.push_str(&tiled);
+            }
+        }
+        out.push_str(&epilogue(self.ir, &[("untiled=%d", "polyc_untiled")]));
         out
+    }
+
+    /// Code computing `polyc_points`: the volume of every tiled group's bounding box of band
+    /// points, the estimate of the work that decides whether tiles pay. `None` when no group
+    /// is tiled.
+    fn points(&self) -> Option<String> {
+        let mut out = String::from("double polyc_points = 0;\n");
+        let mut any = false;
+        for g in &self.ir.groups {
+            let GroupCode::Tiled(t) = &g.code else {
+                continue;
+            };
+            any = true;
+            out.push_str("{\n  double polyc_v = 1;\n");
+            for (k, (lo, hi)) in t.points.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "  const long polyc_plo{k} = {lo}, polyc_phi{k} = {hi};"
+                );
+                let _ = writeln!(
+                    out,
+                    "  polyc_v *= (double)polyc_lmax(0, polyc_phi{k} - polyc_plo{k} + 1);"
+                );
+            }
+            out.push_str("  polyc_points += polyc_v;\n}\n");
+        }
+        any.then_some(out)
     }
 
     fn group(&self, g: usize, args: &[Expr]) -> String {
@@ -148,8 +196,9 @@ pub fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>) -> String {
     out
 }
 
-/// End of a SCoP's block: the `POLYC_PROFILE=1` line.
-pub fn epilogue(ir: &ScopIr) -> String {
+/// End of a SCoP's block: the `POLYC_PROFILE=1` line, with `extra` keys (` key=%fmt` each)
+/// and their C arguments after the common ones.
+pub fn epilogue(ir: &ScopIr, extra: &[(&str, &str)]) -> String {
     let depth = ir.depth;
     let sizes = if depth == 0 {
         "-".to_string()
@@ -157,8 +206,10 @@ pub fn epilogue(ir: &ScopIr) -> String {
         vec!["%ld"; depth].join(",")
     };
     let size_args: Vec<String> = (0..depth).map(|k| format!(", {}", size(k))).collect();
+    let extra_fmt: String = extra.iter().map(|(f, _)| format!(" {f}")).collect();
+    let extra_args: String = extra.iter().map(|(_, a)| format!(", {a}")).collect();
     format!(
-        "  if (polyc_profile()) fprintf(stderr, \"polyc: scop={} tile_sizes={sizes} tiled_depth={depth} wavefronts=%ld tiles=%ld launches=%ld time_ms=%.3f\\n\"{}, polyc_waves, polyc_tiles, polyc_launches, 1e3 * (polyc_now() - polyc_start));\n",
+        "  if (polyc_profile()) fprintf(stderr, \"polyc: scop={} tile_sizes={sizes} tiled_depth={depth} wavefronts=%ld tiles=%ld launches=%ld time_ms=%.3f{extra_fmt}\\n\"{}, polyc_waves, polyc_tiles, polyc_launches, 1e3 * (polyc_now() - polyc_start){extra_args});\n",
         ir.id,
         size_args.concat()
     )

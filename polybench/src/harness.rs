@@ -19,6 +19,11 @@ pub struct Build {
     pub openmp: bool,
     /// Optimisation and other flags passed before the sources, e.g. `-O2`.
     pub cflags: Vec<String>,
+    /// Print the arrays on stderr when the kernel is done (`POLYBENCH_DUMP_ARRAYS`); off for
+    /// timing runs, on for checks.
+    pub dump_arrays: bool,
+    /// Flags after the sources (libraries).
+    pub ldflags: Vec<String>,
 }
 
 impl Build {
@@ -28,6 +33,8 @@ impl Build {
             dataset: dataset.to_string(),
             openmp,
             cflags: vec!["-O2".into()],
+            dump_arrays: true,
+            ldflags: Vec::new(),
         }
     }
 
@@ -54,11 +61,12 @@ pub fn compile(k: &Kernel, source: &Path, build: &Build, exe: &Path) -> Result<(
         // The same floating-point evaluation for original and transformed programs.
         .arg("-ffp-contract=off")
         .args(build.cpp_flags(k))
-        .arg("-DPOLYBENCH_DUMP_ARRAYS")
+        .args(build.dump_arrays.then_some("-DPOLYBENCH_DUMP_ARRAYS"))
         .arg(source)
         .arg(utilities_of(k).join("polybench.c"))
         .arg("-o")
         .arg(exe)
+        .args(&build.ldflags)
         .arg("-lm");
     if build.openmp {
         cmd.arg("-fopenmp");

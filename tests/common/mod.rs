@@ -28,6 +28,31 @@ pub struct Variant<'a> {
     pub polyc_flags: &'a [&'a str],
     pub openmp: bool,
     pub runs: &'a [&'a [(&'a str, &'a str)]],
+    /// Link flags (libraries) of the generated program.
+    pub ldflags: Vec<String>,
+}
+
+/// The directory of avelas-rt's shared library next to the polyc under test (cargo leaves it
+/// in `deps/` when it builds it as a dependency of the tests).
+pub fn runtime_dir() -> std::path::PathBuf {
+    let bin = Path::new(env!("CARGO_BIN_EXE_polyc"))
+        .parent()
+        .expect("polyc is in a directory")
+        .to_path_buf();
+    [bin.clone(), bin.join("deps")]
+        .into_iter()
+        .find(|d| d.join("libavelas_rt.so").is_file())
+        .expect("cargo builds libavelas_rt.so for the tests (avelas-rt is a dev-dependency)")
+}
+
+/// Link flags of programs that use avelas-rt.
+pub fn runtime_ldflags() -> Vec<String> {
+    let d = runtime_dir().display().to_string();
+    vec![
+        format!("-L{d}"),
+        "-lavelas_rt".into(),
+        format!("-Wl,-rpath,{d}"),
+    ]
 }
 
 /// Compile `k` with polyc under each variant at `dataset`, build with gcc, run, and compare the
@@ -41,7 +66,8 @@ pub fn check_kernel(k: &Kernel, dataset: &str, variants: &[Variant], work: &Path
     for v in variants {
         let tag = format!("{}-{dataset}-{}", k.name, v.name);
         let out = work.join(format!("{tag}.c"));
-        let build = Build::new(dataset, v.openmp);
+        let mut build = Build::new(dataset, v.openmp);
+        build.ldflags = v.ldflags.clone();
         let mut args: Vec<String> = vec![k.source.display().to_string()];
         args.extend(build.cpp_flags(k));
         args.extend(v.polyc_flags.iter().map(|s| s.to_string()));

@@ -1,0 +1,82 @@
+/* avelas.h: the C interface of avelas-rt, the run-time of programs polyc generates (thesis
+   Chapter 7). Link with the flags `polyc --print-libs` prints. Every function ends the program
+   with "polyc: <reason>" on stderr and exit status 1 when it fails; none returns an error. */
+#ifndef AVELAS_H
+#define AVELAS_H
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct avelas_tile_bucket avelas_tile_bucket;
+typedef struct avelas_thread_bucket avelas_thread_bucket;
+typedef struct avelas_buffer_bucket avelas_buffer_bucket;
+typedef struct avelas_kernel avelas_kernel;
+typedef struct avelas_buffer avelas_buffer;
+
+/* Configuration from the environment, validated on first use: POLYC_TILE_SIZES (size of tiled
+   dimension k; a shorter list repeats its last value; default 32), POLYC_PROFILE, POLYC_TRACE
+   (0 or 1), POLYC_DEVICE, POLYC_LOCAL_MEM (bytes). */
+long avelas_tile_size(int k);
+int avelas_profile(void);
+int avelas_trace(void);
+long avelas_local_mem(void);
+
+/* Tile buckets (thesis 7.2): the tiles of one launch, `dims` coordinates and a tag each
+   (1: full tile, 0: partial), in the order work-groups get them. */
+avelas_tile_bucket *avelas_tile_bucket_alloc(int dims);
+void avelas_tile_bucket_push(avelas_tile_bucket *b, int tag, const long *coords);
+long avelas_tile_bucket_size(const avelas_tile_bucket *b);
+void avelas_tile_bucket_clear(avelas_tile_bucket *b);
+void avelas_tile_bucket_free(avelas_tile_bucket *b);
+
+/* Thread buckets (thesis 7.3): the intra-tile points of the box of `extents`, rectangular or
+   by intra-tile wavefront, each wavefront padded to a multiple of `padding` with idle
+   (negative) entries; work-groups of at most `max_work_group` work-items. */
+#define AVELAS_RECTANGULAR 0
+#define AVELAS_WAVEFRONT 1
+avelas_thread_bucket *avelas_thread_bucket_new(int kind, int dims, const long *extents,
+                                               int padding, int max_work_group);
+int avelas_thread_bucket_work_group(const avelas_thread_bucket *b);
+long avelas_thread_bucket_waves(const avelas_thread_bucket *b);
+void avelas_thread_bucket_free(avelas_thread_bucket *b);
+
+/* Buffer buckets (thesis 7.4, Algorithm 6): local-memory buffers submitted in rank order
+   while they fit in the window; the kernel version to launch. */
+avelas_buffer_bucket *avelas_buffer_bucket_alloc(long window);
+int avelas_buffer_bucket_submit(avelas_buffer_bucket *b, long elem_size, int dims,
+                                const long *extents, const long *padding, long work_items,
+                                int kernel);
+int avelas_buffer_bucket_kernel(const avelas_buffer_bucket *b);
+void avelas_buffer_bucket_free(avelas_buffer_bucket *b);
+
+/* OpenCL. The device POLYC_DEVICE names is opened once per process; kernel sources are built
+   once (the build log is printed if they do not build). Kernels take the run-time's 7
+   arguments first (set by avelas_cl_launch), then their own from index 7. */
+void *avelas_cl_open(void);
+avelas_kernel *avelas_cl_kernel(void *cl, const char *source, const char *name);
+int avelas_cl_max_work_group(const avelas_kernel *k);
+int avelas_cl_padding(void *cl);
+avelas_buffer *avelas_cl_buffer(void *cl, const void *host, size_t bytes);
+void avelas_cl_read(const avelas_buffer *b, void *host, size_t bytes);
+void avelas_cl_buffer_free(avelas_buffer *b);
+void avelas_cl_arg(const avelas_kernel *k, int index, const void *value, size_t size);
+void avelas_cl_arg_buffer(const avelas_kernel *k, int index, const avelas_buffer *b);
+long avelas_cl_launch(const avelas_kernel *k, avelas_tile_bucket *tiles,
+                      avelas_thread_bucket *threads);
+double avelas_cl_kernel_ms(void *cl);
+void avelas_cl_finish(void *cl);
+
+/* CUDA (the driver is loaded when first needed). Buckets are copied to device memory when
+   asked for; the generated code passes the addresses to its kernels. */
+void avelas_cuda_open(void);
+int avelas_cuda_max_threads(void);
+const void *avelas_cuda_tile_bucket(avelas_tile_bucket *b, long *stride);
+const void *avelas_cuda_thread_bucket(avelas_thread_bucket *b, long *stride,
+                                      const void **offsets);
+void avelas_cuda_grid(long groups, unsigned *x, unsigned *y);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

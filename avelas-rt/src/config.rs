@@ -1,0 +1,213 @@
+//! The run-time configuration of a generated program, from its environment (design.md):
+//! `POLYC_TILE_SIZES`, `POLYC_DEVICE`, `POLYC_PROFILE`, `POLYC_TRACE`, `POLYC_LOCAL_MEM`.
+//! Every value is validated; a malformed one is an error that names the variable and says what
+//! was expected.
+
+use std::fmt;
+
+/// The tile size of every dimension when `POLYC_TILE_SIZES` is unset or empty.
+pub const DEFAULT_TILE_SIZE: i64 = 32;
+/// The largest tile size accepted.
+pub const MAX_TILE_SIZE: i64 = 1_000_000_000;
+/// The local-memory window when `POLYC_LOCAL_MEM` is unset (thesis §6.4: `L_w`).
+pub const DEFAULT_LOCAL_MEM: u64 = 16 * 1024;
+
+/// Which device `POLYC_DEVICE` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeviceChoice {
+    /// The first GPU, else the first device of any kind.
+    Default,
+    /// `P:D`: device `D` of OpenCL platform `P`.
+    Index { platform: usize, device: usize },
+    /// `N`: the `N`-th device over all platforms (for CUDA, the device ordinal).
+    Ordinal(usize),
+    /// Any other text: the first device whose platform or device name contains it (case
+    /// insensitive), or `cpu`, `gpu`, `accelerator` for the first device of that type.
+    Name(String),
+}
+
+/// A generated program's configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Outermost tiled dimension first; empty: [`DEFAULT_TILE_SIZE`] everywhere.
+    pub tile_sizes: Vec<i64>,
+    pub profile: bool,
+    pub trace: bool,
+    pub device: DeviceChoice,
+    /// Bytes of local memory per work-group the buffer buckets may use.
+    pub local_mem: u64,
+}
+
+/// A malformed variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub variable: &'static str,
+    pub value: String,
+    pub expected: &'static str,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}=\"{}\" is malformed: expected {}",
+            self.variable, self.value, self.expected
+        )
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl Config {
+    /// The configuration from the process environment.
+    pub fn from_env() -> Result<Config, ConfigError> {
+        Config::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// The configuration from any source of variables (tests use a map).
+    pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        Ok(Config {
+            tile_sizes: tile_sizes(get("POLYC_TILE_SIZES").as_deref())?,
+            profile: switch("POLYC_PROFILE", get("POLYC_PROFILE").as_deref())?,
+            trace: switch("POLYC_TRACE", get("POLYC_TRACE").as_deref())?,
+            device: device(get("POLYC_DEVICE").as_deref())?,
+            local_mem: local_mem(get("POLYC_LOCAL_MEM").as_deref())?,
+        })
+    }
+
+    /// The size of tiled dimension `k`: a shorter list repeats its last value.
+    pub fn tile_size(&self, k: usize) -> i64 {
+        match self.tile_sizes.as_slice() {
+            [] => DEFAULT_TILE_SIZE,
+            s => s[k.min(s.len() - 1)],
+        }
+    }
+}
+
+fn tile_sizes(v: Option<&str>) -> Result<Vec<i64>, ConfigError> {
+    let Some(text) = v.filter(|t| !t.is_empty()) else {
+        return Ok(Vec::new());
+    };
+    let bad = || ConfigError {
+        variable: "POLYC_TILE_SIZES",
+        value: text.to_string(),
+        expected: "positive integers separated by commas, e.g. 16,32,32",
+    };
+    text.split(',')
+        .map(|s| {
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            match s.parse::<i64>() {
+                Ok(n) if (1..=MAX_TILE_SIZE).contains(&n) => Ok(n),
+                _ => Err(bad()),
+            }
+        })
+        .collect()
+}
+
+fn switch(variable: &'static str, v: Option<&str>) -> Result<bool, ConfigError> {
+    match v {
+        None | Some("") | Some("0") => Ok(false),
+        Some("1") => Ok(true),
+        Some(other) => Err(ConfigError {
+            variable,
+            value: other.to_string(),
+            expected: "1 to turn it on, 0 or unset to turn it off",
+        }),
+    }
+}
+
+fn device(v: Option<&str>) -> Result<DeviceChoice, ConfigError> {
+    let Some(text) = v.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(DeviceChoice::Default);
+    };
+    let bad = || {
+        ConfigError {
+        variable: "POLYC_DEVICE",
+        value: text.to_string(),
+        expected: "PLATFORM:DEVICE indices (0:1), a device number (1), or part of a device name (pthread, nvidia, gpu)",
+    }
+    };
+    if let Some((p, d)) = text.split_once(':') {
+        let (Ok(platform), Ok(device)) = (p.parse(), d.parse()) else {
+            return Err(bad());
+        };
+        return Ok(DeviceChoice::Index { platform, device });
+    }
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        return text.parse().map(DeviceChoice::Ordinal).map_err(|_| bad());
+    }
+    Ok(DeviceChoice::Name(text.to_lowercase()))
+}
+
+fn local_mem(v: Option<&str>) -> Result<u64, ConfigError> {
+    let Some(text) = v.filter(|t| !t.is_empty()) else {
+        return Ok(DEFAULT_LOCAL_MEM);
+    };
+    text.parse().map_err(|_| ConfigError {
+        variable: "POLYC_LOCAL_MEM",
+        value: text.to_string(),
+        expected: "a number of bytes, e.g. 16384",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn config(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let m: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_vars(|k| m.get(k).cloned())
+    }
+
+    #[test]
+    fn tile_sizes_repeat_their_last_value() {
+        let c = config(&[("POLYC_TILE_SIZES", "16,32")]).unwrap();
+        assert_eq!(
+            (c.tile_size(0), c.tile_size(1), c.tile_size(5)),
+            (16, 32, 32)
+        );
+        assert_eq!(config(&[]).unwrap().tile_size(3), DEFAULT_TILE_SIZE);
+    }
+
+    #[test]
+    fn malformed_values_are_errors() {
+        for bad in [
+            "0",
+            "-4",
+            "16,",
+            ",16",
+            "16,,32",
+            "abc",
+            "1e3",
+            "16 32",
+            "2000000000",
+        ] {
+            let e = config(&[("POLYC_TILE_SIZES", bad)]).unwrap_err();
+            assert_eq!(e.variable, "POLYC_TILE_SIZES", "{bad}");
+        }
+        assert!(config(&[("POLYC_PROFILE", "yes")]).is_err());
+        assert!(config(&[("POLYC_DEVICE", "a:b")]).is_err());
+        assert!(config(&[("POLYC_LOCAL_MEM", "lots")]).is_err());
+    }
+
+    #[test]
+    fn device_choices() {
+        let d = |v| config(&[("POLYC_DEVICE", v)]).unwrap().device;
+        assert_eq!(
+            d("0:1"),
+            DeviceChoice::Index {
+                platform: 0,
+                device: 1
+            }
+        );
+        assert_eq!(d("2"), DeviceChoice::Ordinal(2));
+        assert_eq!(d("PThread"), DeviceChoice::Name("pthread".into()));
+        assert_eq!(d(""), DeviceChoice::Default);
+    }
+}

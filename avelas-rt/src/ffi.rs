@@ -1,0 +1,546 @@
+//! The C interface generated programs call (`include/avelas.h`, which documents each
+//! function). Handles are boxes the C side owns and frees, except the OpenCL device and its
+//! kernels, which live as long as the process (a SCoP executed again finds them built).
+//!
+//! Generated programs do not handle errors: every failure here prints `polyc: <reason>` on
+//! stderr and ends the program with exit status 1.
+
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_long, c_uint, c_void, CStr};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use ocl::core::{ArgVal, Kernel, Mem, Program};
+
+use crate::buffer_bucket::BufferBucket;
+use crate::config::Config;
+use crate::cuda::{CudaRuntime, DeviceArray};
+use crate::ndrange;
+use crate::opencl::ClRuntime;
+use crate::thread_bucket::ThreadBucket;
+use crate::tile_bucket::TileBucket;
+use crate::RtError;
+
+/// Arguments every generated kernel takes first, in this order: the tile bucket, its entry
+/// count and stride, the thread bucket's coordinates, offsets and stride, its wavefront count.
+pub const RUNTIME_ARGS: u32 = 7;
+
+fn fail(e: impl std::fmt::Display) -> ! {
+    eprintln!("polyc: {e}");
+    std::process::exit(1)
+}
+
+fn config() -> &'static Config {
+    static CONFIG: OnceLock<Config> = OnceLock::new();
+    CONFIG.get_or_init(|| Config::from_env().unwrap_or_else(|e| fail(e)))
+}
+
+/// Run `f`; a panic inside a dependency becomes an error message, not an abort.
+fn guard<T>(what: &str, f: impl FnOnce() -> Result<T, RtError>) -> T {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => fail(e),
+        Err(_) => fail(format!("{what} failed inside the OpenCL or CUDA library")),
+    }
+}
+
+// ---- configuration ----
+
+#[no_mangle]
+pub extern "C" fn avelas_tile_size(k: c_int) -> c_long {
+    config().tile_size(k.max(0) as usize) as c_long
+}
+
+#[no_mangle]
+pub extern "C" fn avelas_profile() -> c_int {
+    c_int::from(config().profile)
+}
+
+#[no_mangle]
+pub extern "C" fn avelas_trace() -> c_int {
+    c_int::from(config().trace)
+}
+
+#[no_mangle]
+pub extern "C" fn avelas_local_mem() -> c_long {
+    config().local_mem as c_long
+}
+
+// ---- tile buckets ----
+
+/// A tile bucket and its device copies.
+pub struct TileBucketHandle {
+    bucket: TileBucket,
+    cl: Option<(Mem, usize)>,
+    cuda: DeviceArray,
+}
+
+#[no_mangle]
+pub extern "C" fn avelas_tile_bucket_alloc(dims: c_int) -> *mut TileBucketHandle {
+    Box::into_raw(Box::new(TileBucketHandle {
+        bucket: TileBucket::new(dims.max(0) as usize),
+        cl: None,
+        cuda: DeviceArray::default(),
+    }))
+}
+
+/// # Safety
+/// `b` from [`avelas_tile_bucket_alloc`]; `coords` points to the bucket's `dims` values.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_tile_bucket_push(
+    b: *mut TileBucketHandle,
+    tag: c_int,
+    coords: *const c_long,
+) {
+    let h = &mut *b;
+    let dims = h.bucket.dims();
+    let c: Vec<i64> = (0..dims).map(|d| *coords.add(d)).collect();
+    h.bucket.push(i64::from(tag), &c);
+}
+
+/// # Safety
+/// `b` from [`avelas_tile_bucket_alloc`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_tile_bucket_size(b: *const TileBucketHandle) -> c_long {
+    (*b).bucket.len() as c_long
+}
+
+/// # Safety
+/// `b` from [`avelas_tile_bucket_alloc`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_tile_bucket_clear(b: *mut TileBucketHandle) {
+    (*b).bucket.clear();
+}
+
+/// # Safety
+/// `b` from [`avelas_tile_bucket_alloc`], not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_tile_bucket_free(b: *mut TileBucketHandle) {
+    if !b.is_null() {
+        drop(Box::from_raw(b));
+    }
+}
+
+// ---- thread buckets ----
+
+/// A thread bucket and its device copies.
+pub struct ThreadBucketHandle {
+    bucket: ThreadBucket,
+    cl: Option<(Mem, Mem)>,
+    cuda_coords: DeviceArray,
+    cuda_offsets: DeviceArray,
+}
+
+/// # Safety
+/// `extents` points to `dims` values.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_thread_bucket_new(
+    kind: c_int,
+    dims: c_int,
+    extents: *const c_long,
+    padding: c_int,
+    max_work_group: c_int,
+) -> *mut ThreadBucketHandle {
+    let e: Vec<i64> = (0..dims.max(0) as usize)
+        .map(|d| *extents.add(d))
+        .collect();
+    let (pad, max) = (padding.max(1) as usize, max_work_group.max(1) as usize);
+    let bucket = if kind == 1 {
+        ThreadBucket::wavefront(&e, pad, max)
+    } else {
+        ThreadBucket::rectangular(&e, pad, max)
+    }
+    .unwrap_or_else(|err| fail(format!("{err} (check POLYC_TILE_SIZES)")));
+    Box::into_raw(Box::new(ThreadBucketHandle {
+        bucket,
+        cl: None,
+        cuda_coords: DeviceArray::default(),
+        cuda_offsets: DeviceArray::default(),
+    }))
+}
+
+/// # Safety
+/// `b` from [`avelas_thread_bucket_new`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_thread_bucket_work_group(b: *const ThreadBucketHandle) -> c_int {
+    (*b).bucket.work_group() as c_int
+}
+
+/// # Safety
+/// `b` from [`avelas_thread_bucket_new`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_thread_bucket_waves(b: *const ThreadBucketHandle) -> c_long {
+    (*b).bucket.waves() as c_long
+}
+
+/// # Safety
+/// `b` from [`avelas_thread_bucket_new`], not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_thread_bucket_free(b: *mut ThreadBucketHandle) {
+    if !b.is_null() {
+        drop(Box::from_raw(b));
+    }
+}
+
+// ---- buffer buckets ----
+
+#[no_mangle]
+pub extern "C" fn avelas_buffer_bucket_alloc(window: c_long) -> *mut BufferBucket {
+    Box::into_raw(Box::new(BufferBucket::new(window.max(0) as u64)))
+}
+
+/// # Safety
+/// `b` from [`avelas_buffer_bucket_alloc`]; `extents` and `padding` point to `dims` values.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_buffer_bucket_submit(
+    b: *mut BufferBucket,
+    elem_size: c_long,
+    dims: c_int,
+    extents: *const c_long,
+    padding: *const c_long,
+    work_items: c_long,
+    kernel: c_int,
+) -> c_int {
+    let n = dims.max(0) as usize;
+    let e: Vec<i64> = (0..n).map(|d| *extents.add(d)).collect();
+    let p: Vec<i64> = (0..n).map(|d| *padding.add(d)).collect();
+    c_int::from((*b).submit(
+        elem_size.max(0) as u64,
+        &e,
+        &p,
+        work_items,
+        kernel.max(0) as usize,
+    ))
+}
+
+/// # Safety
+/// `b` from [`avelas_buffer_bucket_alloc`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_buffer_bucket_kernel(b: *const BufferBucket) -> c_int {
+    (*b).kernel() as c_int
+}
+
+/// # Safety
+/// `b` from [`avelas_buffer_bucket_alloc`], not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_buffer_bucket_free(b: *mut BufferBucket) {
+    if !b.is_null() {
+        drop(Box::from_raw(b));
+    }
+}
+
+// ---- OpenCL ----
+
+/// The process's OpenCL device and what was built on it.
+pub struct ClState {
+    rt: ClRuntime,
+    programs: HashMap<String, Program>,
+    kernels: HashMap<(String, String), Box<KernelHandle>>,
+}
+
+/// A kernel of a built program.
+pub struct KernelHandle {
+    kernel: Kernel,
+    max_work_group: usize,
+}
+
+/// A device buffer.
+pub struct BufferHandle {
+    mem: Mem,
+}
+
+fn cl() -> MutexGuard<'static, ClState> {
+    static CL: OnceLock<Mutex<ClState>> = OnceLock::new();
+    CL.get_or_init(|| {
+        let c = config();
+        let rt = guard("opening the OpenCL device", || {
+            ClRuntime::open(&c.device, c.profile)
+        });
+        if c.trace {
+            eprintln!("polyc-device: {}", rt.name);
+        }
+        Mutex::new(ClState {
+            rt,
+            programs: HashMap::new(),
+            kernels: HashMap::new(),
+        })
+    })
+    .lock()
+    .unwrap_or_else(|e| e.into_inner())
+}
+
+fn text(s: *const c_char) -> String {
+    // SAFETY: generated code passes NUL-terminated literals.
+    unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned()
+}
+
+/// Opens the device (once per process). The handle only marks that the device is open.
+#[no_mangle]
+pub extern "C" fn avelas_cl_open() -> *mut c_void {
+    let st = cl();
+    &st.rt as *const ClRuntime as *mut c_void
+}
+
+/// # Safety
+/// `source` and `name` are NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cl_kernel(
+    _cl: *mut c_void,
+    source: *const c_char,
+    name: *const c_char,
+) -> *mut KernelHandle {
+    let (source, name) = (text(source), text(name));
+    let mut st = cl();
+    let key = (source.clone(), name.clone());
+    if let Some(k) = st.kernels.get_mut(&key) {
+        return k.as_mut() as *mut KernelHandle;
+    }
+    if !st.programs.contains_key(&source) {
+        let p = guard("building the kernels", || {
+            st.rt.build(
+                &source,
+                "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt",
+            )
+        });
+        st.programs.insert(source.clone(), p);
+    }
+    let program = &st.programs[&source];
+    let kernel = guard("creating a kernel", || st.rt.kernel(program, &name));
+    let max_work_group = st.rt.kernel_work_group(&kernel);
+    let handle = st.kernels.entry(key).or_insert(Box::new(KernelHandle {
+        kernel,
+        max_work_group,
+    }));
+    handle.as_mut() as *mut KernelHandle
+}
+
+/// # Safety
+/// `k` from [`avelas_cl_kernel`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cl_max_work_group(k: *const KernelHandle) -> c_int {
+    (*k).max_work_group.min(c_int::MAX as usize) as c_int
+}
+
+#[no_mangle]
+pub extern "C" fn avelas_cl_padding(_cl: *mut c_void) -> c_int {
+    cl().rt.padding() as c_int
+}
+
+/// # Safety
+/// `host` points to `bytes` readable bytes (or is null when `bytes` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cl_buffer(
+    _cl: *mut c_void,
+    host: *const c_void,
+    bytes: usize,
+) -> *mut BufferHandle {
+    let data = if host.is_null() || bytes == 0 {
+        &[][..]
+    } else {
+        std::slice::from_raw_parts(host as *const u8, bytes)
+    };
+    let st = cl();
+    let mem = guard("allocating a buffer", || st.rt.buffer(bytes, Some(data)));
+    Box::into_raw(Box::new(BufferHandle { mem }))
+}
+
+/// # Safety
+/// `b` from [`avelas_cl_buffer`]; `host` points to `bytes` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cl_read(b: *const BufferHandle, host: *mut c_void, bytes: usize) {
+    if host.is_null() || bytes == 0 {
+        return;
+    }
+    let data = std::slice::from_raw_parts_mut(host as *mut u8, bytes);
+    let st = cl();
+    guard("reading a buffer", || st.rt.read(&(*b).mem, data));
+}
+
+/// # Safety
+/// `b` from [`avelas_cl_buffer`], not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cl_buffer_free(b: *mut BufferHandle) {
+    if !b.is_null() {
+        drop(Box::from_raw(b));
+    }
+}
+
+/// # Safety
+/// `k` from [`avelas_cl_kernel`]; `value` points to `size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cl_arg(
+    k: *const KernelHandle,
+    index: c_int,
+    value: *const c_void,
+    size: usize,
+) {
+    let st = cl();
+    let v = ArgVal::from_raw(size, value, false);
+    guard("setting a kernel argument", || {
+        st.rt.arg(&(*k).kernel, index as u32, v)
+    });
+}
+
+/// # Safety
+/// `k` from [`avelas_cl_kernel`], `b` from [`avelas_cl_buffer`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cl_arg_buffer(
+    k: *const KernelHandle,
+    index: c_int,
+    b: *const BufferHandle,
+) {
+    let st = cl();
+    guard("setting a kernel argument", || {
+        st.rt
+            .arg(&(*k).kernel, index as u32, ArgVal::mem(&(*b).mem))
+    });
+}
+
+/// Launch `k` over the tile bucket's entries with the thread bucket's work-groups (thesis
+/// Fig. 6.11, INVOKE_KERNEL). Returns the number of launches (0 for an empty bucket).
+///
+/// # Safety
+/// Handles from their constructors.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cl_launch(
+    k: *const KernelHandle,
+    tiles: *mut TileBucketHandle,
+    threads: *mut ThreadBucketHandle,
+) -> c_long {
+    let (k, tiles, threads) = (&*k, &mut *tiles, &mut *threads);
+    let n = tiles.bucket.len();
+    if n == 0 {
+        return 0;
+    }
+    let mut st = cl();
+    guard("launching a kernel", || {
+        let flat = tiles.bucket.flattened();
+        let bytes: Vec<u8> = flat.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        let fits = matches!(&tiles.cl, Some((_, cap)) if *cap >= bytes.len());
+        if !fits {
+            tiles.cl = Some((
+                st.rt.buffer(bytes.len().next_power_of_two(), None)?,
+                bytes.len().next_power_of_two(),
+            ));
+        }
+        let tmem = &tiles.cl.as_ref().expect("allocated").0;
+        st.rt.write(tmem, &bytes)?;
+        if threads.cl.is_none() {
+            let b = &threads.bucket;
+            let c: Vec<u8> = b.coords().iter().flat_map(|v| v.to_ne_bytes()).collect();
+            let o: Vec<u8> = b.offsets().iter().flat_map(|v| v.to_ne_bytes()).collect();
+            threads.cl = Some((
+                st.rt.buffer(c.len(), Some(&c))?,
+                st.rt.buffer(o.len(), Some(&o))?,
+            ));
+        }
+        let (cmem, omem) = threads.cl.as_ref().expect("uploaded");
+        let kernel = &k.kernel;
+        let longs = [
+            n as i64,
+            tiles.bucket.stride() as i64,
+            threads.bucket.stride() as i64,
+            threads.bucket.waves() as i64,
+        ];
+        st.rt.arg(kernel, 0, ArgVal::mem(tmem))?;
+        st.rt.arg(kernel, 1, ArgVal::scalar(&longs[0]))?;
+        st.rt.arg(kernel, 2, ArgVal::scalar(&longs[1]))?;
+        st.rt.arg(kernel, 3, ArgVal::mem(cmem))?;
+        st.rt.arg(kernel, 4, ArgVal::mem(omem))?;
+        st.rt.arg(kernel, 5, ArgVal::scalar(&longs[2]))?;
+        st.rt.arg(kernel, 6, ArgVal::scalar(&longs[3]))?;
+        let local = threads.bucket.work_group().min(k.max_work_group).max(1);
+        let limit = (i32::MAX as usize) / local;
+        let groups = ndrange::factor(n, limit, limit)
+            .ok_or_else(|| RtError(format!("{n} work-groups exceed the device's limits")))?;
+        st.rt.launch(kernel, groups, local)
+    });
+    1
+}
+
+/// Kernel time so far, in milliseconds (with `POLYC_PROFILE=1`).
+#[no_mangle]
+pub extern "C" fn avelas_cl_kernel_ms(_cl: *mut c_void) -> f64 {
+    cl().rt.kernel_ns as f64 / 1e6
+}
+
+#[no_mangle]
+pub extern "C" fn avelas_cl_finish(_cl: *mut c_void) {
+    let st = cl();
+    guard("finishing", || st.rt.finish());
+}
+
+// ---- CUDA ----
+
+fn cuda() -> &'static CudaRuntime {
+    static CUDA: OnceLock<CudaRuntime> = OnceLock::new();
+    CUDA.get_or_init(|| {
+        let rt = guard("opening the CUDA device", || {
+            CudaRuntime::open(&config().device)
+        });
+        if config().trace {
+            eprintln!("polyc-device: {}", rt.name);
+        }
+        rt
+    })
+}
+
+/// Open the CUDA device (once per process): before the program's first CUDA runtime call.
+#[no_mangle]
+pub extern "C" fn avelas_cuda_open() {
+    cuda();
+}
+
+#[no_mangle]
+pub extern "C" fn avelas_cuda_max_threads() -> c_int {
+    cuda().max_threads.min(c_int::MAX as usize) as c_int
+}
+
+/// The tile bucket in device memory (consolidated now); its row stride in `*stride`.
+///
+/// # Safety
+/// `b` from [`avelas_tile_bucket_alloc`]; `stride` writable.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cuda_tile_bucket(
+    b: *mut TileBucketHandle,
+    stride: *mut c_long,
+) -> *const c_void {
+    cuda();
+    let h = &mut *b;
+    *stride = h.bucket.stride() as c_long;
+    let flat = h.bucket.flattened();
+    guard("copying the tile bucket", || h.cuda.upload(&flat)) as *const c_void
+}
+
+/// The thread bucket's coordinates in device memory; their row stride in `*stride`, the
+/// wavefront offsets' device address in `*offsets`.
+///
+/// # Safety
+/// `b` from [`avelas_thread_bucket_new`]; `stride` and `offsets` writable.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cuda_thread_bucket(
+    b: *mut ThreadBucketHandle,
+    stride: *mut c_long,
+    offsets: *mut *const c_void,
+) -> *const c_void {
+    cuda();
+    let h = &mut *b;
+    *stride = h.bucket.stride() as c_long;
+    let (coords, offs) = (h.bucket.coords().to_vec(), h.bucket.offsets().to_vec());
+    *offsets = guard("copying the thread bucket", || h.cuda_offsets.upload(&offs)) as *const c_void;
+    guard("copying the thread bucket", || {
+        h.cuda_coords.upload(&coords)
+    }) as *const c_void
+}
+
+/// The grid of a launch of `groups` blocks (thesis §6.3.1).
+///
+/// # Safety
+/// `x` and `y` writable.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cuda_grid(groups: c_long, x: *mut c_uint, y: *mut c_uint) {
+    let (mx, my) = cuda().max_grid;
+    let (a, b) = ndrange::factor(groups.max(1) as usize, mx, my)
+        .unwrap_or_else(|| fail(format!("{groups} blocks exceed the device's grid")));
+    *x = a as c_uint;
+    *y = b as c_uint;
+}

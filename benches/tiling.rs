@@ -1,0 +1,331 @@
+//! The tiling benchmark (issue 4): for each kernel and dataset, builds and times side by side
+//! the original program, polyc `--no-tile`, polyc tiled at several run-time tile sizes, and the
+//! best of those sizes fixed at compile time (`--fixed-tile-sizes`), all with
+//! `gcc -O3 -march=native` and OpenMP at `--threads` threads. Times are PolyBench's own kernel
+//! timer (`POLYBENCH_TIME`), medians of `--runs` runs taken round-robin over the variants so
+//! that drift in the machine's speed hits every variant alike.
+//!
+//!     cargo bench --bench tiling -- [--kernels gemm,lu] [--datasets MEDIUM,LARGE] [--runs 5]
+//!         [--sizes '32;16,64,64'] [--threads 2] [--out FILE]
+//!
+//! The table goes to stdout and, in Markdown, to `--out` (default `target/bench-tiling.md`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use polybench::harness::{self, Build};
+use polybench::Kernel;
+
+/// The kernels of issue 4's comparison with Pluto and PPCG.
+const KERNELS: &str = "gemm,2mm,jacobi-2d,seidel-2d,fdtd-2d,heat-3d,jacobi-1d,lu,syrk,covariance";
+const SIZES: &str = "16;32;64;8,64,64;32,256,64;4,128,128";
+
+struct Options {
+    kernels: Vec<String>,
+    datasets: Vec<String>,
+    runs: usize,
+    sizes: Vec<String>,
+    threads: String,
+    out: PathBuf,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        kernels: split(KERNELS, ','),
+        datasets: vec!["MEDIUM".into(), "LARGE".into()],
+        runs: 5,
+        sizes: split(SIZES, ';'),
+        threads: "2".into(),
+        out: PathBuf::from("target/bench-tiling.md"),
+    };
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().cloned().unwrap_or_else(|| usage(flag));
+        match flag.as_str() {
+            "--kernels" => o.kernels = split(&value(), ','),
+            "--datasets" => o.datasets = split(&value(), ','),
+            "--runs" => o.runs = value().parse().unwrap_or_else(|_| usage(flag)),
+            "--sizes" => o.sizes = split(&value(), ';'),
+            "--threads" => o.threads = value(),
+            "--out" => o.out = PathBuf::from(value()),
+            _ => usage(flag),
+        }
+    }
+    o
+}
+
+fn split(s: &str, sep: char) -> Vec<String> {
+    s.split(sep)
+        .filter(|x| !x.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+fn usage(flag: &str) -> ! {
+    eprintln!(
+        "bench-tiling: bad argument near '{flag}'\nusage: cargo bench --bench tiling -- [--kernels a,b] [--datasets MEDIUM,LARGE] [--runs N] [--sizes '32;16,64,64'] [--threads N] [--out FILE]"
+    );
+    std::process::exit(2)
+}
+
+/// A built program and the environment it runs with.
+struct Variant {
+    name: String,
+    exe: PathBuf,
+    env: Vec<(String, String)>,
+    times: Vec<f64>,
+}
+
+impl Variant {
+    fn new(name: &str, exe: &Path, env: &[(&str, &str)]) -> Variant {
+        Variant {
+            name: name.into(),
+            exe: exe.to_path_buf(),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            times: Vec::new(),
+        }
+    }
+
+    fn median(&self) -> f64 {
+        let mut t = self.times.clone();
+        t.sort_by(f64::total_cmp);
+        t[t.len() / 2]
+    }
+}
+
+/// Time each variant `runs` times, round-robin.
+fn time_all(variants: &mut [Variant], runs: usize) -> Result<(), String> {
+    for _ in 0..runs {
+        for v in variants.iter_mut() {
+            let out = Command::new(&v.exe)
+                .envs(v.env.iter().map(|(k, v)| (k, v)))
+                .output()
+                .map_err(|e| format!("cannot run {}: {e}", v.exe.display()))?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            let t: f64 = text
+                .lines()
+                .last()
+                .and_then(|l| l.trim().parse().ok())
+                .filter(|_| out.status.success())
+                .ok_or_else(|| {
+                    format!(
+                        "{} ({}) printed no time: {}",
+                        v.name,
+                        v.exe.display(),
+                        String::from_utf8_lossy(&out.stderr)
+                    )
+                })?;
+            v.times.push(t);
+        }
+    }
+    Ok(())
+}
+
+fn polyc(k: &Kernel, build: &Build, flags: &[&str], out: &Path) -> Result<(), String> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_polyc"));
+    cmd.arg(&k.source)
+        .args(build.cpp_flags(k))
+        .args(flags)
+        .arg("-o")
+        .arg(out);
+    let r = cmd.output().map_err(|e| e.to_string())?;
+    if r.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "polyc failed: {}",
+            String::from_utf8_lossy(&r.stderr)
+        ))
+    }
+}
+
+struct Row {
+    kernel: String,
+    dataset: String,
+    original: f64,
+    no_tile: f64,
+    tiled: f64,
+    best: String,
+    parametric: f64,
+    fixed: f64,
+}
+
+fn bench(k: &Kernel, dataset: &str, o: &Options, work: &Path) -> Result<Row, String> {
+    let build = |openmp: bool| Build {
+        dataset: dataset.into(),
+        openmp,
+        cflags: vec![
+            "-O3".into(),
+            "-march=native".into(),
+            "-DPOLYBENCH_TIME".into(),
+        ],
+        dump_arrays: false,
+        ldflags: Vec::new(),
+    };
+    let tag = format!("{}-{dataset}", k.name);
+    let exe = |v: &str| work.join(format!("{tag}-{v}"));
+    harness::compile(k, &k.source, &build(false), &exe("orig"))?;
+    for (v, flags) in [
+        ("notile", &["--target", "c", "--no-tile"][..]),
+        ("tiled", &["--target", "c"][..]),
+    ] {
+        let src = work.join(format!("{tag}-{v}.c"));
+        polyc(k, &build(true), flags, &src)?;
+        harness::compile(k, &src, &build(true), &exe(v))?;
+    }
+    let threads = o.threads.as_str();
+    let mut vs = vec![
+        Variant::new("original", &exe("orig"), &[]),
+        Variant::new("no-tile", &exe("notile"), &[("OMP_NUM_THREADS", threads)]),
+    ];
+    for s in &o.sizes {
+        vs.push(Variant::new(
+            s,
+            &exe("tiled"),
+            &[("OMP_NUM_THREADS", threads), ("POLYC_TILE_SIZES", s)],
+        ));
+    }
+    time_all(&mut vs, o.runs)?;
+    let best = vs[2..]
+        .iter()
+        .min_by(|a, b| a.median().total_cmp(&b.median()))
+        .expect("sizes are given");
+    let best_name = best.name.clone();
+    // Parametric against fixed at the best sizes, side by side.
+    let src = work.join(format!("{tag}-fixed.c"));
+    polyc(
+        k,
+        &build(true),
+        &["--target", "c", "--fixed-tile-sizes", &best_name],
+        &src,
+    )?;
+    harness::compile(k, &src, &build(true), &exe("fixed"))?;
+    let mut pf = vec![
+        Variant::new(
+            "parametric",
+            &exe("tiled"),
+            &[
+                ("OMP_NUM_THREADS", threads),
+                ("POLYC_TILE_SIZES", &best_name),
+            ],
+        ),
+        Variant::new("fixed", &exe("fixed"), &[("OMP_NUM_THREADS", threads)]),
+    ];
+    time_all(&mut pf, o.runs)?;
+    Ok(Row {
+        kernel: k.name.clone(),
+        dataset: dataset.into(),
+        original: vs[0].median(),
+        no_tile: vs[1].median(),
+        tiled: best.median(),
+        best: best_name,
+        parametric: pf[0].median(),
+        fixed: pf[1].median(),
+    })
+}
+
+fn geomean(v: &[f64]) -> f64 {
+    (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
+}
+
+fn main() {
+    let o = options();
+    let work = harness::scratch_dir("bench-tiling");
+    let mut table = String::new();
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_default();
+    let head = format!(
+        "Machine: {cpu}, {} cores; gcc -O3 -march=native; OMP_NUM_THREADS={}; medians of {} runs (milliseconds, PolyBench's kernel timer).\n\n\
+         | kernel | dataset | original | --no-tile | tiled (best sizes) | speed-up | parametric | fixed | overhead |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        o.threads,
+        o.runs
+    );
+    print!("{head}");
+    table.push_str(&head);
+    let mut speedups: Vec<(String, f64)> = Vec::new();
+    let mut overheads: Vec<f64> = Vec::new();
+    for name in &o.kernels {
+        let Some(k) = polybench::kernel(name) else {
+            eprintln!("bench-tiling: no kernel named '{name}'");
+            std::process::exit(2);
+        };
+        for d in &o.datasets {
+            match bench(&k, d, &o, &work) {
+                Ok(r) => {
+                    let speedup = r.original / r.tiled;
+                    let overhead = 100.0 * (r.parametric / r.fixed - 1.0);
+                    speedups.push((r.dataset.clone(), speedup));
+                    overheads.push(overhead);
+                    let line = format!(
+                        "| {} | {} | {:.2} | {:.2} | {:.2} ({}) | {:.2}× | {:.2} | {:.2} | {:+.1}% |\n",
+                        r.kernel,
+                        r.dataset,
+                        1e3 * r.original,
+                        1e3 * r.no_tile,
+                        1e3 * r.tiled,
+                        r.best,
+                        speedup,
+                        1e3 * r.parametric,
+                        1e3 * r.fixed,
+                        overhead
+                    );
+                    print!("{line}");
+                    table.push_str(&line);
+                }
+                Err(e) => {
+                    eprintln!("bench-tiling: {name} {d}: {e}");
+                    std::process::exit(1);
+                }
+            }
+        }
+    }
+    let mut summary = String::from("\n");
+    for d in &o.datasets {
+        let v: Vec<f64> = speedups
+            .iter()
+            .filter(|(ds, _)| ds == d)
+            .map(|(_, s)| *s)
+            .collect();
+        if !v.is_empty() {
+            summary.push_str(&format!(
+                "Geometric mean speed-up of tiled over the original at {d}: {:.2}× (slowest {:.2}×)\n",
+                geomean(&v),
+                v.iter().cloned().fold(f64::INFINITY, f64::min)
+            ));
+        }
+    }
+    if !overheads.is_empty() {
+        let mut s = overheads.clone();
+        s.sort_by(f64::total_cmp);
+        summary.push_str(&format!(
+            "Parametric over fixed tile sizes: median {:+.1}%, range {:+.1}% to {:+.1}%\n",
+            s[s.len() / 2],
+            s[0],
+            s[s.len() - 1]
+        ));
+    }
+    print!("{summary}");
+    table.push_str(&summary);
+    if let Some(dir) = o.out.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Err(e) = std::fs::write(&o.out, table) {
+        eprintln!("bench-tiling: cannot write {}: {e}", o.out.display());
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}

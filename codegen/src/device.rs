@@ -1,0 +1,386 @@
+//! Device code (thesis Fig. 6.12): one kernel per group of a lowered SCoP, printed as OpenCL C
+//! or CUDA from the same [`ScopIr`]. The two dialects differ only in spelling: qualifiers,
+//! work-item indices, the barrier.
+//!
+//! A kernel recovers its tile from the tile bucket (one entry per work-group), loops over the
+//! tile dimensions the host left to it, and runs the tile's code, full-tile version or not;
+//! its work-items take their points from the thread bucket. Arrays are flat device buffers
+//! indexed row-major with their declared extents; scalars the SCoP writes are one-element
+//! buffers.
+
+use std::fmt::Write;
+
+use rosepolly::model::expr::{BinaryOp, Expr};
+use rosepolly::model::Scop;
+use rosepolly::syntax::{from_affine, FLOORD, MAX, MIN};
+
+use crate::c::{self, COptions, DeviceHooks};
+use crate::host::indent;
+use crate::ir::{base, origin, size, GroupCode, GroupIr, KNode, ScopIr, TiledGroup};
+
+/// Which language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    OpenCl,
+    Cuda,
+}
+
+/// What a kernel takes besides the run-time's arguments, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KernelArg {
+    /// A SCoP parameter (`long`).
+    Param(String),
+    /// An outer-dimension value `polyc_x<d>` (`long`).
+    Outer(String),
+    /// Tile size `k` (`long`).
+    TileSize(usize),
+    /// An array, a device buffer of `elem` (written or only read).
+    Array {
+        name: String,
+        elem: String,
+        written: bool,
+    },
+    /// A scalar only read, by value.
+    Scalar { name: String, elem: String },
+    /// A scalar the SCoP writes: a one-element buffer.
+    WrittenScalar { name: String, elem: String },
+}
+
+/// The data of a SCoP as kernel arguments: parameters, outer values, tile sizes, arrays,
+/// scalars.
+pub fn kernel_args(scop: &Scop, ir: &ScopIr, outer: &[String]) -> Vec<KernelArg> {
+    let mut args: Vec<KernelArg> = scop.params.iter().cloned().map(KernelArg::Param).collect();
+    args.extend(outer.iter().cloned().map(KernelArg::Outer));
+    args.extend((0..ir.depth).map(KernelArg::TileSize));
+    for d in scop.symbols.data.values() {
+        let (name, elem) = (d.name.clone(), d.elem_type.clone());
+        args.push(if !d.extents.is_empty() {
+            KernelArg::Array {
+                name,
+                elem,
+                written: d.written,
+            }
+        } else if d.written {
+            KernelArg::WrittenScalar { name, elem }
+        } else {
+            KernelArg::Scalar { name, elem }
+        });
+    }
+    args
+}
+
+/// The run-time's arguments every kernel takes first (avelas-rt's `RUNTIME_ARGS`).
+pub const RUNTIME_ARGS: usize = 7;
+
+/// The name of group `g`'s kernel in SCoP `s`.
+pub fn kernel_name(scop: usize, group: usize) -> String {
+    format!("polyc_k{scop}_{group}")
+}
+
+/// Prints the kernels of one SCoP.
+pub struct DeviceCode<'a> {
+    pub scop: &'a Scop<'a>,
+    pub ir: &'a ScopIr,
+    pub dialect: Dialect,
+}
+
+impl DeviceCode<'_> {
+    /// Helpers the kernels call, once per file.
+    pub fn helpers(dialect: Dialect) -> String {
+        let q = match dialect {
+            Dialect::OpenCl => "inline",
+            Dialect::Cuda => "static __device__ __forceinline__",
+        };
+        let mut s = String::new();
+        if dialect == Dialect::OpenCl {
+            s.push_str(
+                "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma OPENCL FP_CONTRACT OFF\n",
+            );
+        }
+        let _ = writeln!(s, "#define {MIN}(a, b) ((a) < (b) ? (a) : (b))");
+        let _ = writeln!(s, "#define {MAX}(a, b) ((a) > (b) ? (a) : (b))");
+        let _ = writeln!(
+            s,
+            "#define {FLOORD}(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))"
+        );
+        let _ = writeln!(
+            s,
+            "{q} long polyc_lmin(long a, long b) {{ return a < b ? a : b; }}"
+        );
+        let _ = writeln!(
+            s,
+            "{q} long polyc_lmax(long a, long b) {{ return a > b ? a : b; }}"
+        );
+        let _ = writeln!(
+            s,
+            "{q} long polyc_lfloord(long n, long d) {{ return n >= 0 ? n / d : -((-n + d - 1) / d); }}"
+        );
+        s
+    }
+
+    /// Every group's kernel.
+    pub fn kernels(&self) -> String {
+        self.ir
+            .groups
+            .iter()
+            .map(|g| self.kernel(g))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn kernel(&self, g: &GroupIr) -> String {
+        let cuda = self.dialect == Dialect::Cuda;
+        let (glob, head) = if cuda {
+            ("", "extern \"C\" __global__ void")
+        } else {
+            ("__global ", "__kernel void")
+        };
+        let mut params = vec![
+            format!("{glob}const long *polyc_tb"),
+            "const long polyc_tb_n".into(),
+            "const long polyc_tb_stride".into(),
+            format!("{glob}const int *polyc_th"),
+            format!("{glob}const int *polyc_th_off"),
+            "const long polyc_th_stride".into(),
+            "const long polyc_nwaves".into(),
+        ];
+        for a in kernel_args(self.scop, self.ir, &g.outer) {
+            params.push(match a {
+                KernelArg::Param(n) | KernelArg::Outer(n) => format!("const long {n}"),
+                KernelArg::TileSize(k) => format!("const long {}", size(k)),
+                KernelArg::Array {
+                    name,
+                    elem,
+                    written,
+                } => {
+                    let c = if written { "" } else { "const " };
+                    format!("{glob}{c}{elem} *{name}")
+                }
+                KernelArg::Scalar { name, elem } => format!("const {elem} {name}"),
+                KernelArg::WrittenScalar { name, elem } => format!("{glob}{elem} *{name}"),
+            });
+        }
+        let (group_id, lid, wg) = if cuda {
+            (
+                "(long)blockIdx.x + (long)gridDim.x * (long)blockIdx.y",
+                "(long)threadIdx.x",
+                "(long)blockDim.x",
+            )
+        } else {
+            (
+                "(long)get_group_id(0) + (long)get_num_groups(0) * (long)get_group_id(1)",
+                "(long)get_local_id(0)",
+                "(long)get_local_size(0)",
+            )
+        };
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "/* group {}: {:?} */\n{head} {}(\n    {})\n{{",
+            g.index,
+            g.names,
+            kernel_name(self.ir.id, g.index),
+            params.join(",\n    ")
+        );
+        let _ = writeln!(out, "  const long polyc_e = {group_id};");
+        let _ = writeln!(out, "  if (polyc_e >= polyc_tb_n) return;");
+        let _ = writeln!(out, "  const long polyc_lid = {lid};");
+        let _ = writeln!(out, "  const long polyc_wg = {wg};");
+        let _ = writeln!(
+            out,
+            "  (void)polyc_lid; (void)polyc_wg; (void)polyc_th; (void)polyc_th_off; (void)polyc_th_stride; (void)polyc_nwaves;"
+        );
+        let body = match &g.code {
+            GroupCode::Untiled(code) => self.print(code, 2),
+            GroupCode::Tiled(t) => self.tiled(t),
+        };
+        out.push_str(&body);
+        out.push_str("}\n");
+        out
+    }
+
+    /// A tiled group's kernel body: its tile from the bucket, inner tile loops, the tile code.
+    fn tiled(&self, t: &TiledGroup) -> String {
+        let mut out = String::new();
+        for (k, (lo, hi)) in t.points.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  const long polyc_plo{k} = {lo}, polyc_phi{k} = {hi};"
+            );
+            let _ = writeln!(out, "  (void)polyc_phi{k};");
+        }
+        for k in 0..t.host_dims {
+            let _ = writeln!(
+                out,
+                "  const long polyc_t{k} = polyc_tb[{k} * polyc_tb_stride + polyc_e];"
+            );
+            let _ = writeln!(out, "  const long polyc_o{k} = polyc_t{k} * {};", size(k));
+        }
+        let from_bucket = t.host_dims == t.depth;
+        if from_bucket {
+            let _ = writeln!(
+                out,
+                "  const int polyc_full = (int)polyc_tb[{} * polyc_tb_stride + polyc_e];",
+                t.host_dims
+            );
+        }
+        let mut code = match &t.full_body {
+            Some(full) => format!(
+                "if (polyc_full) {{\n{}}} else {{\n{}}}\n",
+                self.print(full, 2),
+                self.print(&t.body, 2)
+            ),
+            None => self.print(&t.body, 0),
+        };
+        let bases: String = (0..t.depth)
+            .map(|k| {
+                format!(
+                    "const long {b} = polyc_lmax({}, polyc_plo{k}); (void){b};\n",
+                    origin(k),
+                    b = base(k)
+                )
+            })
+            .collect();
+        if !from_bucket {
+            let full = t.full_test.as_deref().unwrap_or("0");
+            code = format!("const int polyc_full = {full};\n(void)polyc_full;\n{bases}{code}");
+        } else {
+            code = format!("(void)polyc_full;\n{bases}{code}");
+        }
+        for k in (t.host_dims..t.depth).rev() {
+            let (lo, hi) = &t.ranges[k];
+            code = format!(
+                "for (long polyc_t{k} = {lo}, polyc_t{k}_hi = {hi}; polyc_t{k} <= polyc_t{k}_hi; polyc_t{k}++) {{\n  const long polyc_o{k} = polyc_t{k} * {};\n{}}}\n",
+                size(k),
+                indent(&code, 2)
+            );
+        }
+        out.push_str(&indent(&code, 2));
+        out
+    }
+
+    fn print(&self, code: &KNode, extra: usize) -> String {
+        let opts = COptions {
+            openmp: false,
+            index_type: "long".into(),
+            indent: 2 + extra,
+            probe: None,
+        };
+        let hooks = Hooks {
+            scop: self.scop,
+            dialect: self.dialect,
+        };
+        c::print_k(self.scop, code, &opts, Some(&hooks))
+    }
+}
+
+struct Hooks<'a> {
+    scop: &'a Scop<'a>,
+    dialect: Dialect,
+}
+
+impl DeviceHooks for Hooks<'_> {
+    fn statement(&self, e: Expr) -> Expr {
+        let scop = self.scop;
+        e.map(&mut |n| match n {
+            Expr::Index { array, subscripts } => match scop.symbols.get(&array) {
+                Some(d) if subscripts.len() == d.extents.len() && d.extents.len() > 1 => {
+                    let mut lin = subscripts[0].clone();
+                    for (s, ext) in subscripts.iter().zip(&d.extents).skip(1) {
+                        let extent = ext
+                            .as_ref()
+                            .map(from_affine)
+                            .expect("the GPU targets check array extents first");
+                        lin = Expr::Binary {
+                            op: BinaryOp::Add,
+                            lhs: Box::new(Expr::Binary {
+                                op: BinaryOp::Mul,
+                                lhs: Box::new(lin),
+                                rhs: Box::new(extent),
+                            }),
+                            rhs: Box::new(s.clone()),
+                        };
+                    }
+                    Expr::Index {
+                        array,
+                        subscripts: vec![lin],
+                    }
+                }
+                _ => Expr::Index { array, subscripts },
+            },
+            // OpenCL C overloads its math functions on the argument type: `expf` is `exp`.
+            Expr::Call { func, args } if self.dialect == Dialect::OpenCl => Expr::Call {
+                func: opencl_math(&func),
+                args,
+            },
+            Expr::Var(v) => match scop.symbols.get(&v) {
+                Some(d) if d.extents.is_empty() && d.written => Expr::Index {
+                    array: v,
+                    subscripts: vec![Expr::int(0)],
+                },
+                _ => Expr::Var(v),
+            },
+            other => other,
+        })
+    }
+
+    fn barrier(&self) -> String {
+        match self.dialect {
+            Dialect::OpenCl => "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);".into(),
+            Dialect::Cuda => "__syncthreads();".into(),
+        }
+    }
+
+    fn points_open(&self, wave: &Expr, vars: &[String], origins: &[String]) -> Vec<String> {
+        let mut lines = vec![format!(
+            "for (long polyc_r = polyc_th_off[{wave}] + polyc_lid; polyc_r < polyc_th_off[{wave} + 1]; polyc_r += polyc_wg) {{"
+        )];
+        lines.push("if (polyc_th[polyc_r] < 0) continue;".into());
+        for (j, (v, o)) in vars.iter().zip(origins).enumerate() {
+            lines.push(format!(
+                "const long {v} = {o} + polyc_th[{j} * polyc_th_stride + polyc_r];"
+            ));
+        }
+        lines
+    }
+
+    fn single(&self) -> String {
+        "polyc_lid == 0".into()
+    }
+}
+
+/// The OpenCL C name of a C math function (`sqrtf`, `sqrtl` → `sqrt`).
+fn opencl_math(func: &str) -> String {
+    const OVERLOADED: &[&str] = &[
+        "sqrt", "exp", "exp2", "log", "log2", "log10", "pow", "fabs", "floor", "ceil", "sin",
+        "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fmin", "fmax",
+        "fmod", "round", "trunc", "cbrt", "hypot", "erf", "erfc", "tgamma", "lgamma", "expm1",
+        "log1p", "copysign", "fma",
+    ];
+    match func.strip_suffix('f').or_else(|| func.strip_suffix('l')) {
+        Some(base) if OVERLOADED.contains(&base) => base.to_string(),
+        _ => func.to_string(),
+    }
+}
+
+/// Why a SCoP cannot run on a GPU target, if it cannot: an array whose inner extents the
+/// declaration does not give.
+pub fn unsupported(scop: &Scop) -> Option<String> {
+    for d in scop.symbols.data.values() {
+        if d.extents.iter().skip(1).any(Option::is_none)
+            || (d.extents.len() == 1 && d.extents[0].is_none())
+        {
+            return Some(format!(
+                "array '{}' has a dimension whose extent its declaration does not give; the OpenCL and CUDA targets copy whole arrays to the device and need every extent",
+                d.name
+            ));
+        }
+        if d.elem_type.contains("long double") {
+            return Some(format!(
+                "'{}' has type long double, which OpenCL and CUDA devices do not have",
+                d.name
+            ));
+        }
+    }
+    None
+}

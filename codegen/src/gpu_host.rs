@@ -1,0 +1,398 @@
+//! Host code of the GPU targets (thesis Fig. 6.11): the SCoP replaced by array transfers, the
+//! walk over each group's tiles filling a tile bucket, and one launch per wavefront (or one
+//! for a parallel tile space), through avelas-rt. The OpenCL host is C calling avelas-rt for
+//! everything; the CUDA host moves its arrays and launches its kernels with the CUDA runtime
+//! API, checking every call, and asks avelas-rt for the buckets' device copies.
+
+use std::cell::Cell;
+use std::fmt::Write;
+
+use rosepolly::model::expr::Expr;
+use rosepolly::model::Scop;
+use rosepolly::syntax::from_affine;
+
+use crate::c::{self, COptions};
+use crate::device::{kernel_args, kernel_name, Dialect, KernelArg, RUNTIME_ARGS};
+use crate::host::{indent, TileWalk};
+use crate::ir::{size, tile, GroupCode, GroupIr, ScopIr, ThreadLayout};
+use crate::openmp::{epilogue, prologue};
+
+/// Prints the host side of one lowered SCoP.
+pub struct GpuHost<'a> {
+    pub scop: &'a Scop<'a>,
+    pub ir: &'a ScopIr,
+    pub dialect: Dialect,
+    /// The name of the static string holding the OpenCL kernels' source.
+    pub source: String,
+    labels: Cell<usize>,
+}
+
+/// `name`'s size in bytes, from its declared extents.
+fn bytes(scop: &Scop, name: &str) -> String {
+    let d = scop.symbols.get(name).expect("kernel arguments are data");
+    let mut parts: Vec<String> = d
+        .extents
+        .iter()
+        .map(|e| {
+            let e = e.as_ref().expect("extents were checked");
+            format!("(size_t)({})", from_affine(e))
+        })
+        .collect();
+    parts.push(format!("sizeof({})", d.elem_type));
+    parts.join(" * ")
+}
+
+impl<'a> GpuHost<'a> {
+    pub fn new(scop: &'a Scop<'a>, ir: &'a ScopIr, dialect: Dialect, source: String) -> Self {
+        GpuHost {
+            scop,
+            ir,
+            dialect,
+            source,
+            labels: Cell::new(0),
+        }
+    }
+
+    fn cuda(&self) -> bool {
+        self.dialect == Dialect::Cuda
+    }
+
+    fn data(&self) -> Vec<KernelArg> {
+        kernel_args(self.scop, self.ir, &[])
+            .into_iter()
+            .filter(|a| matches!(a, KernelArg::Array { .. } | KernelArg::WrittenScalar { .. }))
+            .collect()
+    }
+
+    /// The C block that replaces the SCoP.
+    pub fn print(&self) -> String {
+        // The device is opened (once per process) before the SCoP's clock starts.
+        let mut out = if self.cuda() {
+            "  avelas_cuda_open();\n".to_string()
+        } else {
+            "  void *polyc_cl = avelas_cl_open();\n".to_string()
+        };
+        out.push_str(&prologue(self.ir, None).replace("polyc_tile_size(", "avelas_tile_size("));
+        let mut setup = String::new();
+        let mut teardown = String::new();
+        if self.cuda() {
+            let _ = writeln!(setup, "double polyc_kernel_ms = 0;");
+            let _ = writeln!(setup, "cudaEvent_t polyc_ev0, polyc_ev1;");
+            let _ = writeln!(setup, "POLYC_CUDA(cudaEventCreate(&polyc_ev0));");
+            let _ = writeln!(setup, "POLYC_CUDA(cudaEventCreate(&polyc_ev1));");
+            let _ = writeln!(teardown, "POLYC_CUDA(cudaEventDestroy(polyc_ev0));");
+            let _ = writeln!(teardown, "POLYC_CUDA(cudaEventDestroy(polyc_ev1));");
+        }
+        // Arrays and written scalars to the device.
+        for a in self.data() {
+            let (name, is_scalar) = match &a {
+                KernelArg::Array { name, .. } => (name.clone(), false),
+                KernelArg::WrittenScalar { name, .. } => (name.clone(), true),
+                _ => unreachable!("filtered"),
+            };
+            let (host, n) = if is_scalar {
+                (format!("&{name}"), format!("sizeof({name})"))
+            } else {
+                (name.clone(), bytes(self.scop, &name))
+            };
+            let written = match &a {
+                KernelArg::Array { written, .. } => *written,
+                _ => true,
+            };
+            if self.cuda() {
+                let _ = writeln!(setup, "void *polyc_d_{name} = 0;");
+                let _ = writeln!(setup, "POLYC_CUDA(cudaMalloc(&polyc_d_{name}, {n}));");
+                let _ = writeln!(
+                    setup,
+                    "POLYC_CUDA(cudaMemcpy(polyc_d_{name}, (const void *)({host}), {n}, cudaMemcpyHostToDevice));"
+                );
+                if written {
+                    let _ = writeln!(
+                        teardown,
+                        "POLYC_CUDA(cudaMemcpy((void *)({host}), polyc_d_{name}, {n}, cudaMemcpyDeviceToHost));"
+                    );
+                }
+                let _ = writeln!(teardown, "POLYC_CUDA(cudaFree(polyc_d_{name}));");
+            } else {
+                let _ = writeln!(
+                    setup,
+                    "avelas_buffer *polyc_d_{name} = avelas_cl_buffer(polyc_cl, (const void *)({host}), {n});"
+                );
+                if written {
+                    let _ = writeln!(
+                        teardown,
+                        "avelas_cl_read(polyc_d_{name}, (void *)({host}), {n});"
+                    );
+                }
+                let _ = writeln!(teardown, "avelas_cl_buffer_free(polyc_d_{name});");
+            }
+        }
+        // Per group: kernel, buckets.
+        for g in &self.ir.groups {
+            setup.push_str(&self.group_setup(g));
+            let i = g.index;
+            let _ = writeln!(teardown, "avelas_tile_bucket_free(polyc_tb{i});");
+            let _ = writeln!(teardown, "avelas_thread_bucket_free(polyc_th{i});");
+        }
+        out.push_str(&indent(&setup, 2));
+        let host = COptions {
+            openmp: false,
+            index_type: "long".into(),
+            indent: 2,
+            probe: None,
+        };
+        out.push_str(&c::print_calls(
+            self.scop,
+            &self.ir.host,
+            &host,
+            &|g, args| self.group(g, args),
+        ));
+        if self.cuda() {
+            let _ = writeln!(out, "  POLYC_CUDA(cudaDeviceSynchronize());");
+        } else {
+            let _ = writeln!(out, "  avelas_cl_finish(polyc_cl);");
+        }
+        out.push_str(&indent(&teardown, 2));
+        let kernel_ms = if self.cuda() {
+            "polyc_kernel_ms"
+        } else {
+            "avelas_cl_kernel_ms(polyc_cl)"
+        };
+        out.push_str(
+            &epilogue(self.ir, &[("kernel_ms=%.3f", kernel_ms)])
+                .replace("polyc_profile()", "avelas_profile()"),
+        );
+        out.replace("polyc_trace()", "avelas_trace()")
+    }
+
+    /// A group's kernel and buckets, made once per SCoP execution.
+    fn group_setup(&self, g: &GroupIr) -> String {
+        let i = g.index;
+        let mut s = String::new();
+        let name = kernel_name(self.ir.id, i);
+        let (host_dims, layout) = match &g.code {
+            GroupCode::Tiled(t) => (t.host_dims, t.threads.clone()),
+            GroupCode::Untiled(_) => (0, None),
+        };
+        let (max_wg, padding) = if self.cuda() {
+            ("avelas_cuda_max_threads()".to_string(), "32".to_string())
+        } else {
+            let _ = writeln!(
+                s,
+                "avelas_kernel *polyc_k{i} = avelas_cl_kernel(polyc_cl, {}, \"{name}\");",
+                self.source
+            );
+            (
+                format!("avelas_cl_max_work_group(polyc_k{i})"),
+                "avelas_cl_padding(polyc_cl)".to_string(),
+            )
+        };
+        let _ = writeln!(
+            s,
+            "avelas_tile_bucket *polyc_tb{i} = avelas_tile_bucket_alloc({host_dims});"
+        );
+        let (kind, extents): (&str, Vec<String>) = match &layout {
+            Some(ThreadLayout::Rectangular { dims }) => (
+                "AVELAS_RECTANGULAR",
+                dims.iter().map(|&k| size(k)).collect(),
+            ),
+            Some(ThreadLayout::Wavefront { dims }) => {
+                ("AVELAS_WAVEFRONT", dims.iter().map(|&k| size(k)).collect())
+            }
+            // One work-item runs a group without tiles.
+            None => ("AVELAS_RECTANGULAR", vec!["1".into()]),
+        };
+        let _ = writeln!(s, "long polyc_ext{i}[] = {{{}}};", extents.join(", "));
+        // Without outer loops the host knows the band's extent: tiles larger than the problem
+        // need no more thread-bucket entries than it has points.
+        if let (GroupCode::Tiled(t), Some(l), true) = (&g.code, &layout, g.outer.is_empty()) {
+            let _ = writeln!(s, "{{");
+            for (k, (lo, hi)) in t.points.iter().enumerate() {
+                let _ = writeln!(s, "  const long polyc_plo{k} = {lo}, polyc_phi{k} = {hi};");
+            }
+            for (j, &k) in l.dims().iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    "  polyc_ext{i}[{j}] = polyc_lmax(1, polyc_lmin(polyc_ext{i}[{j}], polyc_phi{k} - polyc_plo{k} + 1));"
+                );
+            }
+            let _ = writeln!(s, "}}");
+        }
+        let pad = if layout.is_none() {
+            "1".to_string()
+        } else {
+            padding
+        };
+        let _ = writeln!(
+            s,
+            "avelas_thread_bucket *polyc_th{i} = avelas_thread_bucket_new({kind}, {}, polyc_ext{i}, {pad}, {max_wg});",
+            extents.len()
+        );
+        if self.cuda() {
+            let _ = writeln!(s, "long polyc_th_stride{i} = 0;");
+            let _ = writeln!(s, "const void *polyc_th_off{i} = 0;");
+            let _ = writeln!(
+                s,
+                "const void *polyc_th_coords{i} = avelas_cuda_thread_bucket(polyc_th{i}, &polyc_th_stride{i}, &polyc_th_off{i});"
+            );
+        }
+        s
+    }
+
+    /// The code at a group's call: the walk filling its tile bucket, a launch per step.
+    fn group(&self, g: usize, args: &[Expr]) -> String {
+        let group = &self.ir.groups[g];
+        let mut out = String::from("{\n");
+        for (x, a) in group.outer.iter().zip(args) {
+            let _ = writeln!(out, "  const long {x} = {a}; (void){x};");
+        }
+        let launch = self.launch(group);
+        match &group.code {
+            GroupCode::Untiled(_) => {
+                let _ = writeln!(out, "  /* group {g}: {:?}, one work-item */", group.names);
+                let _ = writeln!(out, "  long polyc_c[1] = {{0}};");
+                let _ = writeln!(out, "  avelas_tile_bucket_push(polyc_tb{g}, 0, polyc_c);");
+                out.push_str(&indent(&launch, 2));
+            }
+            GroupCode::Tiled(t) => {
+                let _ = writeln!(
+                    out,
+                    "  /* group {g}: {:?}, {} tiled dimension(s), {:?}, {} in the tile bucket */",
+                    group.names, t.depth, t.mode, t.host_dims
+                );
+                let coords: Vec<String> = (0..t.host_dims).map(tile).collect();
+                let coords = if coords.is_empty() {
+                    "0".to_string()
+                } else {
+                    coords.join(", ")
+                };
+                let visit = format!(
+                    "long polyc_c[] = {{{coords}}};\navelas_tile_bucket_push(polyc_tb{g}, polyc_full, polyc_c);\n"
+                );
+                let label = self.labels.get();
+                self.labels.set(label + 1);
+                let walk = TileWalk {
+                    scop: self.scop,
+                    group,
+                    tiles: t,
+                    openmp: false,
+                    visit,
+                    flush: launch,
+                    label: format!("polyc_probed_{}_{label}", self.scop.id),
+                };
+                out.push_str(&indent(&walk.print(), 2));
+            }
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// Set the kernel's arguments, launch it over the bucket, empty the bucket.
+    fn launch(&self, g: &GroupIr) -> String {
+        let i = g.index;
+        let args = kernel_args(self.scop, self.ir, &g.outer);
+        let mut s = String::new();
+        if self.cuda() {
+            let mut values = vec![
+                "(const long *)polyc_dtb".to_string(),
+                "polyc_n".into(),
+                "polyc_stride".into(),
+                format!("(const int *)polyc_th_coords{i}"),
+                format!("(const int *)polyc_th_off{i}"),
+                format!("polyc_th_stride{i}"),
+                format!("avelas_thread_bucket_waves(polyc_th{i})"),
+            ];
+            for a in &args {
+                values.push(match a {
+                    KernelArg::Param(n) | KernelArg::Outer(n) => format!("(long)({n})"),
+                    KernelArg::TileSize(k) => size(*k),
+                    KernelArg::Array { name, elem, .. }
+                    | KernelArg::WrittenScalar { name, elem } => {
+                        format!("({elem} *)polyc_d_{name}")
+                    }
+                    KernelArg::Scalar { name, .. } => name.clone(),
+                });
+            }
+            let _ = writeln!(s, "{{");
+            let _ = writeln!(
+                s,
+                "  const long polyc_n = avelas_tile_bucket_size(polyc_tb{i});"
+            );
+            let _ = writeln!(s, "  long polyc_stride = 0;");
+            let _ = writeln!(
+                s,
+                "  const void *polyc_dtb = avelas_cuda_tile_bucket(polyc_tb{i}, &polyc_stride);"
+            );
+            let _ = writeln!(s, "  unsigned polyc_gx = 1, polyc_gy = 1;");
+            let _ = writeln!(s, "  avelas_cuda_grid(polyc_n, &polyc_gx, &polyc_gy);");
+            let _ = writeln!(s, "  const int polyc_timed = avelas_profile();");
+            let _ = writeln!(
+                s,
+                "  if (polyc_timed) POLYC_CUDA(cudaEventRecord(polyc_ev0, 0));"
+            );
+            let _ = writeln!(
+                s,
+                "  {}<<<dim3(polyc_gx, polyc_gy), dim3((unsigned)avelas_thread_bucket_work_group(polyc_th{i}))>>>({});",
+                kernel_name(self.ir.id, i),
+                values.join(", ")
+            );
+            let _ = writeln!(s, "  POLYC_CUDA(cudaGetLastError());");
+            let _ = writeln!(s, "  if (polyc_timed) {{");
+            let _ = writeln!(s, "    float polyc_ms = 0;");
+            let _ = writeln!(s, "    POLYC_CUDA(cudaEventRecord(polyc_ev1, 0));");
+            let _ = writeln!(s, "    POLYC_CUDA(cudaEventSynchronize(polyc_ev1));");
+            let _ = writeln!(
+                s,
+                "    POLYC_CUDA(cudaEventElapsedTime(&polyc_ms, polyc_ev0, polyc_ev1));"
+            );
+            let _ = writeln!(s, "    polyc_kernel_ms += polyc_ms;");
+            let _ = writeln!(s, "  }}");
+            let _ = writeln!(s, "  polyc_launches++;");
+            let _ = writeln!(s, "}}");
+        } else {
+            for (j, a) in args.iter().enumerate() {
+                let idx = RUNTIME_ARGS + j;
+                let _ = match a {
+                    KernelArg::Param(n) | KernelArg::Outer(n) => writeln!(
+                        s,
+                        "{{ const long polyc_v = (long)({n}); avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof(long)); }}"
+                    ),
+                    KernelArg::TileSize(k) => writeln!(
+                        s,
+                        "avelas_cl_arg(polyc_k{i}, {idx}, &{}, sizeof(long));",
+                        size(*k)
+                    ),
+                    KernelArg::Array { name, .. } | KernelArg::WrittenScalar { name, .. } => {
+                        writeln!(s, "avelas_cl_arg_buffer(polyc_k{i}, {idx}, polyc_d_{name});")
+                    }
+                    KernelArg::Scalar { name, elem } => writeln!(
+                        s,
+                        "{{ const {elem} polyc_v = {name}; avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof({elem})); }}"
+                    ),
+                };
+            }
+            let _ = writeln!(
+                s,
+                "polyc_launches += avelas_cl_launch(polyc_k{i}, polyc_tb{i}, polyc_th{i});"
+            );
+        }
+        let _ = writeln!(s, "avelas_tile_bucket_clear(polyc_tb{i});");
+        s
+    }
+}
+
+/// The CUDA host's error check, defined once per file.
+pub const CUDA_CHECK: &str = "#ifndef POLYC_CUDA\n#define POLYC_CUDA(call) do { cudaError_t polyc_err = (call); if (polyc_err != cudaSuccess) { fprintf(stderr, \"polyc: CUDA error %s at %s:%d: %s\\n\", cudaGetErrorName(polyc_err), __FILE__, __LINE__, cudaGetErrorString(polyc_err)); exit(1); } } while (0)\n#endif\n";
+
+/// `text` as a C string literal, one source line per literal piece.
+pub fn c_string(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let escaped = line.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(out, "  \"{escaped}\\n\"");
+    }
+    if out.is_empty() {
+        out.push_str("  \"\"\n");
+    }
+    out
+}

@@ -1,0 +1,230 @@
+//! Building and running what polyc generates: the flags each target needs
+//! (`--print-cflags`, `--print-libs`), `polyc build` and `polyc run`.
+//!
+//! The C+OpenMP target needs only a C compiler with OpenMP. The OpenCL target links
+//! avelas-rt's shared library, found next to the `polyc` executable (cargo puts it there, or
+//! in `deps/` beside it) or in `$POLYC_RT_DIR`. The CUDA target is built with nvcc and links
+//! the same library.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clap::Parser;
+
+use crate::TargetArg;
+
+/// The directory holding `libavelas_rt.so`.
+pub fn runtime_dir() -> Result<PathBuf, String> {
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(d) = std::env::var_os("POLYC_RT_DIR") {
+        candidates.push(PathBuf::from(d));
+    }
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        candidates.push(dir.clone());
+        candidates.push(dir.join("deps"));
+    }
+    candidates
+        .iter()
+        .find(|d| d.join("libavelas_rt.so").is_file())
+        .cloned()
+        .ok_or_else(|| {
+            format!(
+                "the run-time library libavelas_rt.so was not found (looked in {}); build it with `cargo build --release -p avelas-rt`, or set POLYC_RT_DIR to its directory",
+                candidates
+                    .iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+}
+
+/// Compiler flags a generated file of `target` needs.
+pub fn cflags(target: TargetArg) -> Vec<String> {
+    match target {
+        // The same floating-point evaluation as the original program built without them.
+        TargetArg::C => vec!["-fopenmp".into(), "-ffp-contract=off".into()],
+        TargetArg::Opencl => vec!["-ffp-contract=off".into()],
+        TargetArg::Cuda => vec!["--fmad=false".into()],
+    }
+}
+
+/// Linker flags a generated program of `target` needs.
+pub fn libs(target: TargetArg) -> Result<Vec<String>, String> {
+    Ok(match target {
+        TargetArg::C => vec!["-fopenmp".into(), "-lm".into()],
+        TargetArg::Opencl => {
+            let d = runtime_dir()?.display().to_string();
+            vec![
+                format!("-L{d}"),
+                "-lavelas_rt".into(),
+                format!("-Wl,-rpath,{d}"),
+                "-lm".into(),
+            ]
+        }
+        TargetArg::Cuda => {
+            let d = runtime_dir()?.display().to_string();
+            vec![
+                format!("-L{d}"),
+                "-lavelas_rt".into(),
+                "-Xlinker".into(),
+                format!("-rpath={d}"),
+                "-lm".into(),
+            ]
+        }
+    })
+}
+
+/// `polyc build` and `polyc run`.
+#[derive(Parser, Debug)]
+#[command(name = "polyc build|run")]
+pub struct BuildCli {
+    /// `build` or `run`.
+    #[arg(value_parser = ["build", "run"])]
+    pub verb: String,
+    /// The C file to compile with polyc, then any other C files to build with it.
+    #[arg(required = true)]
+    pub sources: Vec<PathBuf>,
+    /// The executable (`build`: required; `run`: a temporary file).
+    #[arg(short = 'o', value_name = "EXE")]
+    pub output: Option<PathBuf>,
+    /// The target; `run` picks the best device present: CUDA with nvcc and an NVIDIA GPU, else
+    /// OpenCL with a platform installed, else C+OpenMP.
+    #[arg(long, value_enum)]
+    pub target: Option<TargetArg>,
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    #[arg(short = 'U', value_name = "NAME")]
+    pub undefine: Vec<String>,
+    /// Arguments of the program (`run`), after `--`.
+    #[arg(last = true)]
+    pub args: Vec<String>,
+}
+
+fn found(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The best target this machine can run.
+pub fn best_target() -> TargetArg {
+    let gpu = Path::new("/dev/nvidia0").exists() || Path::new("/dev/nvidiactl").exists();
+    if gpu && found("nvcc") && runtime_dir().is_ok() {
+        return TargetArg::Cuda;
+    }
+    let icd = std::env::var_os("OCL_ICD_VENDORS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/etc/OpenCL/vendors"));
+    let has_icd = std::fs::read_dir(&icd).is_ok_and(|mut d| d.next().is_some());
+    if has_icd && runtime_dir().is_ok() {
+        return TargetArg::Opencl;
+    }
+    TargetArg::C
+}
+
+/// Run `polyc build|run`; the exit status.
+pub fn main(args: Vec<String>) -> i32 {
+    let cli = BuildCli::parse_from(args);
+    match build(&cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("polyc: {e}");
+            1
+        }
+    }
+}
+
+fn build(cli: &BuildCli) -> Result<i32, String> {
+    let target = cli.target.unwrap_or_else(best_target);
+    let name = match target {
+        TargetArg::C => "C+OpenMP",
+        TargetArg::Opencl => "OpenCL",
+        TargetArg::Cuda => "CUDA",
+    };
+    let work = std::env::temp_dir().join(format!("polyc-build-{}", std::process::id()));
+    std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+    let result = build_in(cli, target, name, &work);
+    let _ = std::fs::remove_dir_all(&work);
+    result
+}
+
+fn build_in(cli: &BuildCli, target: TargetArg, name: &str, work: &Path) -> Result<i32, String> {
+    let (main_src, others) = cli.sources.split_first().expect("clap requires a source");
+    let ext = if target == TargetArg::Cuda { "cu" } else { "c" };
+    let stem = main_src
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "program".into());
+    let generated = work.join(format!("{stem}.polyc.{ext}"));
+    let mut pp: Vec<String> = Vec::new();
+    pp.extend(cli.include.iter().map(|d| format!("-I{}", d.display())));
+    pp.extend(cli.define.iter().map(|d| format!("-D{d}")));
+    pp.extend(cli.undefine.iter().map(|u| format!("-U{u}")));
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let target_flag = match target {
+        TargetArg::C => "c",
+        TargetArg::Opencl => "opencl",
+        TargetArg::Cuda => "cuda",
+    };
+    let status = Command::new(&me)
+        .arg(main_src)
+        .args(&pp)
+        .args(["--target", target_flag, "-o"])
+        .arg(&generated)
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Ok(status.code().unwrap_or(1));
+    }
+    let exe = match (&cli.output, cli.verb.as_str()) {
+        (Some(o), _) => o.clone(),
+        (None, "run") => work.join(&stem),
+        (None, _) => return Err("polyc build needs -o EXE".into()),
+    };
+    // The file polyc wrote includes the user's headers relative to the original's directory.
+    if let Some(dir) = main_src.parent().filter(|d| !d.as_os_str().is_empty()) {
+        pp.push(format!("-I{}", dir.display()));
+    }
+    let cc = match target {
+        TargetArg::Cuda => "nvcc".to_string(),
+        _ => std::env::var("CC").unwrap_or_else(|_| "cc".into()),
+    };
+    let mut cmd = Command::new(&cc);
+    cmd.args(["-O3"])
+        .args(cflags(target))
+        .args(&pp)
+        .arg(&generated);
+    for o in others {
+        // The generated file is CUDA C++: the other sources are compiled as C++ too, so that
+        // their functions link with the declarations the generated file sees.
+        if target == TargetArg::Cuda {
+            cmd.args(["-x", "cu"]);
+        }
+        cmd.arg(o);
+    }
+    cmd.arg("-o").arg(&exe).args(libs(target)?);
+    eprintln!("polyc: building for {name}: {cc} ... -o {}", exe.display());
+    let out = cmd.output().map_err(|e| format!("cannot run {cc}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{cc} failed on the generated {}:\n{}",
+            generated.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    if cli.verb == "build" {
+        return Ok(0);
+    }
+    let status = Command::new(&exe)
+        .args(&cli.args)
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    Ok(status.code().unwrap_or(1))
+}

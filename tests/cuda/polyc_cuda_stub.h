@@ -1,0 +1,57 @@
+/* Just enough of CUDA for clang to check polyc's generated .cu files without the CUDA
+   toolkit (force-included with -include): the execution-space attributes, the built-in
+   variables, and declarations of the runtime API calls and device math functions the
+   generated code uses. Device code compiles to PTX; host code is only syntax-checked. */
+#ifndef POLYC_CUDA_STUB_H
+#define POLYC_CUDA_STUB_H
+#include <stddef.h>
+
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __forceinline__ __attribute__((always_inline))
+#include "__clang_cuda_builtin_vars.h"
+
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+};
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+typedef enum cudaError { cudaSuccess = 0 } cudaError_t;
+enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
+
+extern "C" {
+cudaError_t cudaMalloc(void **ptr, size_t bytes);
+cudaError_t cudaFree(void *ptr);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaDeviceSynchronize(void);
+const char *cudaGetErrorName(cudaError_t e);
+const char *cudaGetErrorString(cudaError_t e);
+cudaError_t cudaEventCreate(cudaEvent_t *e);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+int cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0);
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, void *stream = 0);
+}
+
+/* Device math (the host's come from <math.h>; clang overloads on the execution space). */
+__device__ double sqrt(double);
+__device__ float sqrtf(float);
+__device__ double exp(double);
+__device__ float expf(float);
+__device__ double pow(double, double);
+__device__ float powf(float, float);
+__device__ double fabs(double);
+__device__ float fabsf(float);
+__device__ double floor(double);
+__device__ double ceil(double);
+__device__ double log(double);
+__device__ double sin(double);
+__device__ double cos(double);
+#endif
