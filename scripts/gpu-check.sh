@@ -3,13 +3,13 @@
 #
 #   scripts/gpu-check.sh prepare   # here: polyc writes every kernel's .cu (SMALL, MEDIUM,
 #                                  # LARGE) into gpu-pack/, with avelas-rt's library
-#   scripts/gpu-check.sh run       # on a machine with nvcc and an NVIDIA GPU (the device
-#                                  # tool: carry gpu-pack), everything below in one call
+#   scripts/gpu-check.sh run [check|sanitize|time]   # on a machine with nvcc and an NVIDIA GPU (the
+#                                  # device tool: carry gpu-pack); both parts by default
 #
 # `run` builds each program with nvcc, runs it at SMALL and MEDIUM with three tile-size
 # settings and compares its array dumps with the original program's (gcc); runs
 # compute-sanitizer on jacobi-2d, seidel-2d, gemm, lu and adi; and times the CUDA programs
-# against the original on the host CPU at LARGE (PolyBench's timer, median of 3). Results go
+# against the original on the host CPU at LARGE (PolyBench's timer, one run each). Results go
 # to $OUT (or gpu-out/) as check.log, times.md, sanitizer.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -55,6 +55,7 @@ export -f build_one
 export suite pack
 
 run() {
+  part=${1:-all}
   out=${OUT:-gpu-out}
   mkdir -p "$out"
   work=$(mktemp -d)
@@ -64,13 +65,24 @@ run() {
   nvcc --version | tail -2
   jobs=()
   for f in $kernels; do
-    for ds in SMALL MEDIUM; do jobs+=("$f $ds check"); done
-    jobs+=("$f LARGE time")
+    case "$part" in check|all) for ds in SMALL MEDIUM; do jobs+=("$f $ds check"); done ;; esac
+    case "$part" in sanitize) jobs+=("$f SMALL check") ;; esac
+    case "$part" in time|all) jobs+=("$f LARGE time") ;; esac
   done
   printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -L 1 bash -c 'build_one $0 $1 $2' > "$out/build.log" 2>&1
   grep BUILD-FAIL "$out/build.log"
   echo "== built $(grep -c '^built' "$out/build.log") of ${#jobs[@]} programs"
 
+  case "$part" in
+    check) check; sanitize ;;
+    sanitize) sanitize ;;
+    time) times ;;
+    *) check; sanitize; times ;;
+  esac
+  rm -rf "$work"
+}
+
+check() {
   : > "$out/check.log"
   pass=0 fail=0
   for f in $kernels; do
@@ -94,38 +106,41 @@ run() {
   done
   echo "== dumps identical: $pass runs pass, $fail fail (kernels x SMALL,MEDIUM x 3 tile-size settings)"
   grep FAIL "$out/check.log" | head -20
+}
 
+sanitize() {
   : > "$out/sanitizer.log"
   for k in jacobi-2d seidel-2d gemm lu adi; do
     exe="$work/$k-SMALL-check-cuda"
     [ -x "$exe" ] || continue
     for tool in memcheck racecheck synccheck; do
-      r=$(POLYC_TILE_SIZES=16,8,16 timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$exe" 2>&1 >/dev/null | grep -E "ERROR SUMMARY|========= (Invalid|Race|Barrier)" | tail -2 | tr '\n' ' ')
+      r=$(POLYC_TILE_SIZES=16,8,16 timeout 90 compute-sanitizer --tool $tool "$exe" 2>/dev/null | grep '^=========' | tail -2 | tr '\n' ' ')
+      [ -n "$r" ] || r="no report (timed out after 90 s)"
       echo "$k $tool: $r" | tee -a "$out/sanitizer.log"
     done
   done
+}
 
+times() {
   {
-    echo "| kernel | original on the host CPU (s) | CUDA, whole SCoP (s) | speed-up | CUDA profile (tile sizes 32) |"
+    echo "| kernel | original, host CPU (s) | CUDA program (s) | speed-up | CUDA profile of the SCoP (tile sizes 32) |"
     echo "|---|---:|---:|---:|---|"
   } > "$out/times.md"
-  median() { sort -g | sed -n 2p; }
   for f in $kernels; do
     k=$(basename "$f" .c)
     o="$work/$k-LARGE-time-orig" c="$work/$k-LARGE-time-cuda"
     [ -x "$o" ] && [ -x "$c" ] || { echo "| $k | not built | | | |" >> "$out/times.md"; continue; }
-    to=$(for i in 1 2 3; do timeout 300 "$o" 2>/dev/null; done | median)
-    tc=$(for i in 1 2 3; do POLYC_TILE_SIZES=32 timeout 300 "$c" 2>/dev/null; done | median)
-    prof=$(POLYC_TILE_SIZES=32 POLYC_PROFILE=1 timeout 300 "$c" 2>&1 >/dev/null | grep '^polyc: scop' | head -1 | sed 's/polyc: //')
-    sp=$(awk -v a="$to" -v b="$tc" 'BEGIN { if (b > 0) printf "%.2f", a / b }')
+    to=$(timeout 120 "$o" 2>/dev/null)
+    tc=$(POLYC_TILE_SIZES=32 POLYC_PROFILE=1 timeout 120 "$c" 2>"$work/prof")
+    prof=$(grep '^polyc: scop' "$work/prof" | head -1 | sed 's/polyc: //')
+    sp=$(awk -v a="$to" -v b="$tc" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b }')
     echo "| $k | $to | $tc | $sp | $prof |" >> "$out/times.md"
   done
   cat "$out/times.md"
-  rm -rf "$work"
 }
 
 case "${1:-}" in
   prepare) prepare ;;
-  run) run ;;
+  run) run "${2:-all}" ;;
   *) echo "usage: scripts/gpu-check.sh prepare|run" >&2; exit 2 ;;
 esac

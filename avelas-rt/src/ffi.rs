@@ -140,9 +140,7 @@ pub unsafe extern "C" fn avelas_thread_bucket_new(
     padding: c_int,
     max_work_group: c_int,
 ) -> *mut ThreadBucketHandle {
-    let e: Vec<i64> = (0..dims.max(0) as usize)
-        .map(|d| *extents.add(d))
-        .collect();
+    let e: Vec<i64> = (0..dims.max(0) as usize).map(|d| *extents.add(d)).collect();
     let (pad, max) = (padding.max(1) as usize, max_work_group.max(1) as usize);
     let bucket = if kind == 1 {
         ThreadBucket::wavefront(&e, pad, max)

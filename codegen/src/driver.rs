@@ -82,6 +82,7 @@ pub fn compile(
     let mut regions = Vec::new();
     let mut warnings = Vec::new();
     let mut kernels = String::new();
+    let mut host_fallback = false;
     for scop in scops {
         if scop.region.start.file != main {
             return Err(Diagnostics::one(Diagnostic::new(
@@ -109,11 +110,23 @@ pub fn compile(
             }
         };
         let code = match gpu {
-            Some(dialect) => {
-                let (code, device) = generate_gpu(ctx, scop, &schedule, &prefix, dialect, opts);
-                kernels.push_str(&device);
-                code
-            }
+            Some(dialect) => match generate_gpu(ctx, scop, &schedule, &prefix, dialect, opts) {
+                Some((code, device)) => {
+                    kernels.push_str(&device);
+                    code
+                }
+                None => {
+                    warnings.push(
+                        Diagnostic::new(
+                            scop.region.start.clone(),
+                            "this SCoP has no parallelism a GPU could use under its schedule; it runs on the host, as the C+OpenMP target's tiled code",
+                        )
+                        .with_note("every loop carries a dependence (scalars reused across iterations are a common cause)"),
+                    );
+                    host_fallback = true;
+                    generate_tiled_c(ctx, scop, &schedule, &prefix, opts)
+                }
+            },
             None if opts.tile => generate_tiled_c(ctx, scop, &schedule, &prefix, opts),
             None => generate_c(ctx, scop, &schedule, &prefix, opts),
         };
@@ -133,8 +146,13 @@ pub fn compile(
         None if opts.tile => c::runtime(),
         None => String::new(),
         Some(d) => format!(
-            "{}{}{}",
+            "{}{}{}{}",
             c::host_support(d == Dialect::Cuda),
+            if host_fallback {
+                c::runtime()
+            } else {
+                String::new()
+            },
             avelas_header(),
             if d == Dialect::Cuda { CUDA_CHECK } else { "" }
         ),
@@ -155,7 +173,9 @@ fn avelas_header() -> &'static str {
 }
 
 /// The host code replacing one SCoP on a GPU target, and what goes on top of the file: the
-/// kernels (CUDA) or a string with their source (OpenCL).
+/// kernels (CUDA) or a string with their source (OpenCL). `None` when the SCoP has no
+/// parallelism a GPU can use (every group would run on one work-item at a time): it is then
+/// better run on the host.
 pub fn generate_gpu(
     ctx: &Ctx,
     scop: &Scop,
@@ -163,7 +183,7 @@ pub fn generate_gpu(
     prefix: &str,
     dialect: Dialect,
     opts: &CompileOptions,
-) -> (String, String) {
+) -> Option<(String, String)> {
     let space = ptile::tile_space(ctx, scop, schedule, &ptile::TilePolicy { min_depth: 1 });
     let ir = Lowering {
         ctx,
@@ -175,6 +195,9 @@ pub fn generate_gpu(
         force_wavefront: opts.intra_wavefront,
     }
     .lower();
+    if !ir.has_device_parallelism() {
+        return None;
+    }
     let device = DeviceCode {
         scop,
         ir: &ir,
@@ -194,7 +217,7 @@ pub fn generate_gpu(
         Dialect::OpenCl => "scheduled with Pluto, tiled with run-time tile sizes, OpenCL",
         Dialect::Cuda => "scheduled with Pluto, tiled with run-time tile sizes, CUDA",
     };
-    (scop_block(scop, how, &body), top)
+    Some((scop_block(scop, how, &body), top))
 }
 
 /// The C code replacing one SCoP.

@@ -111,6 +111,25 @@ pub struct ScopIr {
     pub original: Option<KNode>,
 }
 
+impl ScopIr {
+    /// Can more than one work-item of a GPU work at a time somewhere in this SCoP: a group
+    /// whose tiles run in parallel, or whose tile points are shared out among work-items?
+    pub fn has_device_parallelism(&self) -> bool {
+        self.groups.iter().any(|g| match &g.code {
+            GroupCode::Untiled(_) => false,
+            GroupCode::Tiled(t) => {
+                let tiles = t.host_dims > 0 && t.mode != TileMode::Sequential;
+                let points = match &t.threads {
+                    Some(ThreadLayout::Rectangular { .. }) => true,
+                    Some(ThreadLayout::Wavefront { dims }) => dims.len() > 1,
+                    None => false,
+                };
+                tiles || points
+            }
+        })
+    }
+}
+
 /// One group of statements.
 pub struct GroupIr {
     pub index: usize,

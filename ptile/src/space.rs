@@ -161,11 +161,15 @@ impl Default for TilePolicy {
     }
 }
 
-/// The band to tile: the deepest permutable one, the outermost among equals.
+/// The band to tile: the deepest permutable one with parallelism (a parallel dimension, or
+/// two dimensions for wavefronts), the outermost among equals; else the deepest permutable one.
+/// (adi: its time band is one sequential dimension, its `i` band one parallel dimension; the
+/// latter is tiled, inside a loop over time.)
 pub fn tiled_band(schedule: &Schedule) -> Option<usize> {
+    let key = |b: &pluto::Band| (b.depth >= 2 || b.parallel.iter().any(|p| *p), b.depth);
     let mut best: Option<usize> = None;
     for (i, b) in schedule.bands.iter().enumerate() {
-        if b.permutable && best.is_none_or(|j| b.depth > schedule.bands[j].depth) {
+        if b.permutable && best.is_none_or(|j| key(b) > key(&schedule.bands[j])) {
             best = Some(i);
         }
     }
