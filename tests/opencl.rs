@@ -70,3 +70,61 @@ fn external_polybench_opencl_matches_original() {
     }
     check_suite(&polybench::kernels_in(&root).unwrap(), "opencl-external");
 }
+
+/// Run-time errors of an OpenCL program: a message naming the cause and exit status 1, never a
+/// panic or a wait (no platform; a malformed variable; a device that does not exist).
+#[test]
+fn runtime_errors_are_messages_with_exit_status_1() {
+    let work = polybench::harness::scratch_dir("opencl-errors");
+    let k = polybench::kernel("jacobi-2d").unwrap();
+    let mut build = polybench::harness::Build::new("MINI", false);
+    build.ldflags = runtime_ldflags();
+    let out = work.join("j.c");
+    let mut args: Vec<String> = vec![k.source.display().to_string()];
+    args.extend(build.cpp_flags(&k));
+    args.extend([
+        "--target".into(),
+        "opencl".into(),
+        "-o".into(),
+        out.display().to_string(),
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = common::polyc(&args);
+    assert_eq!(code, 0, "{err}");
+    let exe = work.join("j");
+    polybench::harness::compile(&k, &out, &build, &exe).unwrap();
+    let run = |env: &[(&str, &str)]| {
+        let o = std::process::Command::new(&exe)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let empty = work.join("no-icds");
+    std::fs::create_dir_all(&empty).unwrap();
+    let started = std::time::Instant::now();
+    let (code, err) = run(&[("OCL_ICD_VENDORS", empty.to_str().unwrap())]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no OpenCL platform is installed"), "{err}");
+    assert!(
+        started.elapsed().as_secs() < 5,
+        "no platform must not make the program wait"
+    );
+    let (code, err) = run(&[("POLYC_TILE_SIZES", "8,0")]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("POLYC_TILE_SIZES=\"8,0\" is malformed"),
+        "{err}"
+    );
+    if opencl_present() {
+        let (code, err) = run(&[("POLYC_DEVICE", "no-such-device")]);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(
+            err.contains("names no OpenCL device; the devices are"),
+            "{err}"
+        );
+    }
+}

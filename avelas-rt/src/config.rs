@@ -26,6 +26,17 @@ pub enum DeviceChoice {
     Name(String),
 }
 
+impl fmt::Display for DeviceChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeviceChoice::Default => f.write_str("(unset)"),
+            DeviceChoice::Index { platform, device } => write!(f, "{platform}:{device}"),
+            DeviceChoice::Ordinal(n) => write!(f, "{n}"),
+            DeviceChoice::Name(n) => f.write_str(n),
+        }
+    }
+}
+
 /// A generated program's configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {

@@ -53,7 +53,7 @@ impl CudaRuntime {
         };
         let Some(ordinal) = ordinal else {
             return Err(RtError(format!(
-                "POLYC_DEVICE={choice:?} names no CUDA device; the devices are: {}",
+                "POLYC_DEVICE={choice} names no CUDA device; the devices are: {}",
                 names
                     .iter()
                     .enumerate()
@@ -84,6 +84,24 @@ impl CudaRuntime {
                 attr(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
             ),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_a_driver_opening_is_a_clear_error() {
+        // SAFETY: only looks for the library.
+        if unsafe { sys::is_culib_present() } {
+            println!("skipped: this machine has a CUDA driver");
+            return;
+        }
+        let e = CudaRuntime::open(&DeviceChoice::Default)
+            .err()
+            .expect("no driver, no device");
+        assert!(e.0.contains("no CUDA driver"), "{e}");
     }
 }
 

@@ -96,7 +96,7 @@ impl ClRuntime {
         };
         let Some(i) = pick else {
             return Err(RtError(format!(
-                "POLYC_DEVICE={choice:?} names no OpenCL device; the devices are:\n{}",
+                "POLYC_DEVICE={choice} names no OpenCL device; the devices are:\n{}",
                 listing()
             )));
         };
