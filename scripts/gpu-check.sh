@@ -3,7 +3,7 @@
 #
 #   scripts/gpu-check.sh prepare   # here: polyc writes every kernel's .cu (SMALL, MEDIUM,
 #                                  # LARGE) into gpu-pack/, with avelas-rt's library
-#   scripts/gpu-check.sh run [check|sanitize|time]   # on a machine with nvcc and an NVIDIA GPU (the
+#   scripts/gpu-check.sh run [check|sanitize|time|polyc-run]   # on a machine with nvcc and an NVIDIA GPU (the
 #                                  # device tool: carry gpu-pack); both parts by default
 #
 # `run` builds each program with nvcc, runs it at SMALL and MEDIUM with three tile-size
@@ -23,7 +23,7 @@ prepare() {
   cargo build --release -q -p avelas-rt
   cargo build --release -q
   rm -rf $pack && mkdir -p $pack
-  cp target/release/libavelas_rt.so $pack/
+  cp target/release/libavelas_rt.so target/release/polyc $pack/
   # avelas-rt also links the OpenCL ICD loader; the device machine may lack it.
   cp "$(ldconfig -p | awk '/libOpenCL.so.1 /{print $NF; exit}')" $pack/
   for f in $kernels; do
@@ -69,13 +69,16 @@ run() {
     case "$part" in sanitize) jobs+=("$f SMALL check") ;; esac
     case "$part" in time|all) jobs+=("$f LARGE time") ;; esac
   done
-  printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -L 1 bash -c 'build_one $0 $1 $2' > "$out/build.log" 2>&1
-  grep BUILD-FAIL "$out/build.log"
-  echo "== built $(grep -c '^built' "$out/build.log") of ${#jobs[@]} programs"
+  if [ ${#jobs[@]} -gt 0 ]; then
+    printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -L 1 bash -c 'build_one $0 $1 $2' > "$out/build.log" 2>&1
+    grep BUILD-FAIL "$out/build.log"
+    echo "== built $(grep -c '^built' "$out/build.log") of ${#jobs[@]} programs"
+  fi
 
   case "$part" in
     check) check; sanitize ;;
     sanitize) sanitize ;;
+    polyc-run) polyc_run ;;
     time) times ;;
     *) check; sanitize; times ;;
   esac
@@ -119,6 +122,22 @@ sanitize() {
       echo "$k $tool: $r" | tee -a "$out/sanitizer.log"
     done
   done
+}
+
+# `polyc run` itself on the device: it must pick CUDA, build with nvcc and run.
+polyc_run() {
+  local f=stencils/jacobi-2d/jacobi-2d.c dir=$suite/stencils/jacobi-2d
+  gcc -O2 -ffp-contract=off -I $suite/utilities -I $dir -DMEDIUM_DATASET -DPOLYBENCH_DUMP_ARRAYS \
+    $suite/$f $suite/utilities/polybench.c -o "$work/orig" -lm
+  "$work/orig" 2> "$work/ref" >/dev/null
+  POLYC_PROFILE=1 POLYC_TILE_SIZES=16,32,32 $pack/polyc run $suite/$f $suite/utilities/polybench.c \
+    -I $suite/utilities -I $dir -DMEDIUM_DATASET -DPOLYBENCH_DUMP_ARRAYS 2> "$work/got" >/dev/null
+  grep '^polyc' "$work/got"
+  if grep -v '^polyc' "$work/got" | cmp -s - "$work/ref"; then
+    echo "polyc run: array dumps identical" | tee "$out/polyc-run.log"
+  else
+    echo "polyc run: dumps DIFFER" | tee "$out/polyc-run.log"
+  fi
 }
 
 times() {

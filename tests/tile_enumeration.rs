@@ -194,8 +194,6 @@ fn host_loops_visit_exactly_the_non_empty_tiles_in_a_legal_order() {
         "2mm",
         "covariance",
         "nussinov",
-        "floyd-warshall",
-        "doitgen",
     ];
     let mut jobs = Vec::new();
     for k in kernels {
