@@ -106,9 +106,9 @@ pub struct ScopIr {
     pub host: Node,
     pub groups: Vec<GroupIr>,
     /// The SCoP in its original order, run instead of the tiles when the problem is too small
-    /// for them to pay (C target; only when there are no outer loops, whose groups' extents
-    /// are only known inside them).
-    pub original: Option<KNode>,
+    /// for them to pay, and the C code that computes `polyc_points`, the estimate of its
+    /// statement instances (C target, without outer loops).
+    pub original: Option<(KNode, String)>,
 }
 
 impl ScopIr {

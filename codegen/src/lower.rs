@@ -60,9 +60,34 @@ impl Lowering<'_, '_> {
             groups: (0..self.space.groups.len())
                 .map(|g| self.group(g))
                 .collect(),
-            original: (self.device == Device::Cpu && self.space.outer_dims.is_empty())
-                .then(|| self.original()),
+            original: self.original_and_work(),
         }
+    }
+
+    /// On a CPU without outer loops: the SCoP in its original order, and C code computing
+    /// `polyc_points`, the number of statement instances the bounding boxes of the domains
+    /// hold (the estimate of the work that decides whether tiles pay).
+    fn original_and_work(&self) -> Option<(KNode, String)> {
+        if self.device != Device::Cpu || !self.space.outer_dims.is_empty() {
+            return None;
+        }
+        let boxes = ptile::instance_boxes(self.ctx, self.scop, self.space)?;
+        let mut work = String::from("double polyc_points = 0;\n");
+        for b in &boxes {
+            work.push_str("{\n  double polyc_v = 1;\n");
+            for k in 0..b.dims.len() {
+                let lo: Vec<String> = (0..k).map(|j| format!("polyc_plo{j}")).collect();
+                let hi: Vec<String> = (0..k).map(|j| format!("polyc_phi{j}")).collect();
+                let (l, h) = self.union_range_expr(&[&b.dims[k]], &lo, &hi);
+                let _ = writeln!(work, "  const long polyc_plo{k} = {l}, polyc_phi{k} = {h};");
+                let _ = writeln!(
+                    work,
+                    "  polyc_v *= (double)polyc_lmax(0, polyc_phi{k} - polyc_plo{k} + 1);"
+                );
+            }
+            work.push_str("  polyc_points += polyc_v;\n}\n");
+        }
+        Some((self.original(), work))
     }
 
     /// The SCoP in its original execution order (for problems too small to tile).
@@ -508,6 +533,18 @@ impl Lowering<'_, '_> {
         lo: &[String],
         hi: &[String],
     ) -> (String, String) {
+        let dims: Vec<&ptile::DimBounds> = group.bounds.iter().map(|b| &b.dims[k]).collect();
+        self.union_range_expr(&dims, lo, hi)
+    }
+
+    /// C expressions of the union of the ranges `dims` bound, with the dimensions before
+    /// them in the box `[lo, hi]`.
+    fn union_range_expr(
+        &self,
+        dims: &[&ptile::DimBounds],
+        lo: &[String],
+        hi: &[String],
+    ) -> (String, String) {
         let fold = |f: &str, v: Vec<String>| {
             v.into_iter()
                 .reduce(|a, b| format!("{f}({a}, {b})"))
@@ -515,8 +552,7 @@ impl Lowering<'_, '_> {
         };
         let mut lowers = Vec::new();
         let mut uppers = Vec::new();
-        for sb in &group.bounds {
-            let b = &sb.dims[k];
+        for b in dims {
             let l: Vec<String> = b
                 .lower
                 .iter()

@@ -56,9 +56,9 @@ impl<'a> OpenMp<'a> {
         let tiled = c::print_calls(self.scop, &self.ir.host, &host, &|g, args| {
             self.group(g, args)
         });
-        match (&self.ir.original, self.points()) {
-            (Some(original), Some(points)) => {
-                out.push_str(&indent(&points, 2));
+        match &self.ir.original {
+            Some((original, points)) => {
+                out.push_str(&indent(points, 2));
                 let _ = writeln!(
                     out,
                     "  const int polyc_untiled = polyc_points < (double)polyc_min_points();"
@@ -75,40 +75,13 @@ impl<'a> OpenMp<'a> {
                 out.push_str(&indent(&tiled, 2));
                 let _ = writeln!(out, "  }}");
             }
-            _ => {
+            None => {
                 let _ = writeln!(out, "  const int polyc_untiled = 0;");
                 out.push_str(&tiled);
             }
         }
         out.push_str(&epilogue(self.ir, &[("untiled=%d", "polyc_untiled")]));
         out
-    }
-
-    /// Code computing `polyc_points`: the volume of every tiled group's bounding box of band
-    /// points, the estimate of the work that decides whether tiles pay. `None` when no group
-    /// is tiled.
-    fn points(&self) -> Option<String> {
-        let mut out = String::from("double polyc_points = 0;\n");
-        let mut any = false;
-        for g in &self.ir.groups {
-            let GroupCode::Tiled(t) = &g.code else {
-                continue;
-            };
-            any = true;
-            out.push_str("{\n  double polyc_v = 1;\n");
-            for (k, (lo, hi)) in t.points.iter().enumerate() {
-                let _ = writeln!(
-                    out,
-                    "  const long polyc_plo{k} = {lo}, polyc_phi{k} = {hi};"
-                );
-                let _ = writeln!(
-                    out,
-                    "  polyc_v *= (double)polyc_lmax(0, polyc_phi{k} - polyc_plo{k} + 1);"
-                );
-            }
-            out.push_str("  polyc_points += polyc_v;\n}\n");
-        }
-        any.then_some(out)
     }
 
     fn group(&self, g: usize, args: &[Expr]) -> String {

@@ -27,8 +27,8 @@ pub mod space;
 
 pub use intra::{cpu_order, gpu_order, IntraDim, IntraOrder};
 pub use space::{
-    outer_param, tile_space, tiled_band, Bound, DimBounds, Facet, StmtBounds, Term, TileGroup,
-    TileMode, TilePolicy, TileSpace,
+    instance_boxes, outer_param, tile_space, tiled_band, Bound, DimBounds, Facet, StmtBounds, Term,
+    TileGroup, TileMode, TilePolicy, TileSpace,
 };
 
 /// The tile size of every tiled dimension when `POLYC_TILE_SIZES` is not set.

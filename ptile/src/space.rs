@@ -240,6 +240,36 @@ pub fn tile_space(ctx: &Ctx, scop: &Scop, schedule: &Schedule, policy: &TilePoli
     space
 }
 
+/// Per statement, the bounds of its domain's dimensions (its iterators) over the SCoP's
+/// parameters: the bounding box of its instances, for estimating the work. `None` when some
+/// domain is unbounded.
+pub fn instance_boxes(ctx: &Ctx, scop: &Scop, space: &TileSpace) -> Option<Vec<StmtBounds>> {
+    scop.statements
+        .iter()
+        .enumerate()
+        .map(|(s, st)| {
+            let image = BandImage {
+                ctx,
+                scop,
+                schedule: &Schedule {
+                    rows: Vec::new(),
+                    kinds: Vec::new(),
+                    bands: Vec::new(),
+                    parallel: Vec::new(),
+                    original_order_from: None,
+                },
+                space,
+                start: 0,
+                depth: st.depth(),
+            };
+            let domain = st.domain.isl().clone().remove_divs();
+            image
+                .bounds(&domain)
+                .map(|(dims, _)| StmtBounds { stmt: s, dims })
+        })
+        .collect()
+}
+
 /// Statements grouped by their values of the scalar dimensions in front of `start`, in
 /// schedule order; nothing tiled yet.
 fn groups(schedule: &Schedule, n: usize, start: usize) -> Vec<TileGroup> {

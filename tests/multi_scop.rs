@@ -1,0 +1,86 @@
+//! Several SCoPs in one file, in two functions, with code between them: every target keeps the
+//! program's results (issue 4's "several SCoPs per file"; issue 5's and 6's per-SCoP host code).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::runtime_ldflags;
+
+fn build(src: &Path, exe: &Path, extra: &[String]) {
+    let out = Command::new("gcc")
+        .args(["-O2", "-ffp-contract=off"])
+        .arg(src)
+        .arg("-o")
+        .arg(exe)
+        .args(extra)
+        .arg("-lm")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn run(exe: &Path, env: &[(&str, &str)]) -> String {
+    let out = Command::new(exe)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn three_scops_in_two_functions_keep_their_results() {
+    let work = polybench::harness::scratch_dir("multi-scop");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/multi/three_scops.c");
+    let orig = work.join("orig");
+    build(&src, &orig, &[]);
+    let expected = run(&orig, &[]);
+    let opencl = std::fs::read_dir("/etc/OpenCL/vendors").is_ok_and(|mut d| d.next().is_some());
+    let mut targets = vec![("c", vec!["-fopenmp".to_string()])];
+    if opencl {
+        targets.push(("opencl", runtime_ldflags()));
+    } else {
+        println!("skipped the OpenCL part: no OpenCL platform is installed");
+    }
+    for (target, flags) in targets {
+        let out = work.join(format!("three-{target}.c"));
+        let (code, _, err) = common::polyc(&[
+            src.to_str().unwrap(),
+            "--target",
+            target,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(
+            text.matches("polyc: SCoP").count(),
+            3,
+            "three SCoPs replaced"
+        );
+        assert!(text.contains("A[0][0] += 1.0; /* not in any SCoP */"));
+        let exe = work.join(format!("three-{target}"));
+        build(&out, &exe, &flags);
+        for sizes in ["1", "3,5,7", "16", "1000"] {
+            let got = run(
+                &exe,
+                &[
+                    ("POLYC_TILE_SIZES", sizes),
+                    ("POLYC_MIN_POINTS", "0"),
+                    ("OMP_NUM_THREADS", "2"),
+                ],
+            );
+            assert_eq!(got, expected, "{target} with tile sizes {sizes}");
+        }
+    }
+}
