@@ -30,14 +30,10 @@ fn stub() -> PathBuf {
 fn check(clang: &str, k: &Kernel, dataset: &str, work: &Path) -> Vec<String> {
     let build = Build::new(dataset, false);
     let cu = work.join(format!("{}-{dataset}.cu", k.name));
-    let mut args: Vec<String> = vec![k.source.display().to_string()];
-    args.extend(build.cpp_flags(k));
-    args.extend(["-o".into(), cu.display().to_string()]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (code, _, err) = common::polyc(&args);
-    if code != 0 {
-        return vec![format!("{} {dataset}: polyc failed: {err}", k.name)];
-    }
+    let err = match common::polyc_kernel(k, &build, &[], &cu) {
+        Ok(err) => err,
+        Err(e) => return vec![e],
+    };
     let common_flags = |c: &mut Command| {
         c.args(["-x", "cuda", "-nocudainc", "-nocudalib", "-include"])
             .arg(stub())

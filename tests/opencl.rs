@@ -79,17 +79,7 @@ fn runtime_errors_are_messages_with_exit_status_1() {
     let mut build = polybench::harness::Build::new("MINI", false);
     build.ldflags = runtime_ldflags();
     let out = work.join("j.c");
-    let mut args: Vec<String> = vec![k.source.display().to_string()];
-    args.extend(build.cpp_flags(&k));
-    args.extend([
-        "--target".into(),
-        "opencl".into(),
-        "-o".into(),
-        out.display().to_string(),
-    ]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (code, _, err) = common::polyc(&args);
-    assert_eq!(code, 0, "{err}");
+    common::polyc_kernel(&k, &build, &["--target", "opencl"], &out).unwrap();
     let exe = work.join("j");
     polybench::harness::compile(&k, &out, &build, &exe).unwrap();
     let run = |env: &[(&str, &str)]| {

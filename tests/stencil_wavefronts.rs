@@ -24,17 +24,7 @@ fn profile_and_trace(kernel: &str, work: &std::path::Path) -> (String, String) {
     let k = polybench::kernel(kernel).unwrap();
     let build = Build::new("MEDIUM", true);
     let out = work.join(format!("{kernel}.c"));
-    let mut args: Vec<String> = vec![k.source.display().to_string()];
-    args.extend(build.cpp_flags(&k));
-    args.extend([
-        "--target".into(),
-        "c".into(),
-        "-o".into(),
-        out.display().to_string(),
-    ]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (code, _, err) = common::polyc(&args);
-    assert_eq!(code, 0, "{err}");
+    common::polyc_kernel(&k, &build, &["--target", "c"], &out).unwrap();
     let exe = work.join(kernel);
     harness::compile(&k, &out, &build, &exe).unwrap();
     let stderr = harness::run(

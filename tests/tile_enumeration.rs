@@ -64,17 +64,7 @@ fn check(kernel: &str, sizes: &[i64], threads: &str, work: &std::path::Path) -> 
     let k = polybench::kernel(kernel).unwrap();
     let build = Build::new("MINI", true);
     let out = work.join(format!("{kernel}.c"));
-    let mut args: Vec<String> = vec![k.source.display().to_string()];
-    args.extend(build.cpp_flags(&k));
-    args.extend([
-        "--target".into(),
-        "c".into(),
-        "-o".into(),
-        out.display().to_string(),
-    ]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (code, _, err) = common::polyc(&args);
-    assert_eq!(code, 0, "{err}");
+    common::polyc_kernel(&k, &build, &["--target", "c"], &out).unwrap();
     let exe = work.join(kernel);
     harness::compile(&k, &out, &build, &exe).unwrap();
     let sizes_text: Vec<String> = sizes.iter().map(i64::to_string).collect();

@@ -15,7 +15,7 @@ use rosepolly::model::Scop;
 use rosepolly::syntax::{from_affine, FLOORD, MAX, MIN};
 
 use crate::c::{self, COptions, DeviceHooks};
-use crate::host::indent;
+use crate::host::{indent, tile_loop};
 use crate::ir::{base, origin, size, GroupCode, GroupIr, KNode, ScopIr, TiledGroup};
 
 /// Which language.
@@ -249,11 +249,7 @@ impl DeviceCode<'_> {
         }
         for k in (t.host_dims..t.depth).rev() {
             let (lo, hi) = &t.ranges[k];
-            code = format!(
-                "for (long polyc_t{k} = {lo}, polyc_t{k}_hi = {hi}; polyc_t{k} <= polyc_t{k}_hi; polyc_t{k}++) {{\n  const long polyc_o{k} = polyc_t{k} * {};\n{}}}\n",
-                size(k),
-                indent(&code, 2)
-            );
+            code = tile_loop(k, lo, hi, &code, false);
         }
         out.push_str(&indent(&code, 2));
         out

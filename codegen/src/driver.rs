@@ -184,17 +184,14 @@ pub fn generate_gpu(
     dialect: Dialect,
     opts: &CompileOptions,
 ) -> Option<(String, String)> {
-    let space = ptile::tile_space(ctx, scop, schedule, &ptile::TilePolicy { min_depth: 1 });
-    let ir = Lowering {
+    let ir = lowered(
         ctx,
         scop,
         schedule,
-        space: &space,
         prefix,
-        device: Device::Gpu,
-        force_wavefront: opts.intra_wavefront,
-    }
-    .lower();
+        Device::Gpu,
+        opts.intra_wavefront,
+    );
     if !ir.has_device_parallelism() {
         return None;
     }
@@ -271,6 +268,34 @@ fn scop_block(scop: &Scop, how: &str, body: &str) -> String {
     )
 }
 
+/// The SCoP's tile space for `device`, lowered to the kernel IR.
+fn lowered(
+    ctx: &Ctx,
+    scop: &Scop,
+    schedule: &pluto::Schedule,
+    prefix: &str,
+    device: Device,
+    force_wavefront: bool,
+) -> crate::ir::ScopIr {
+    // One sequential tiled dimension gains nothing on a CPU: such bands stay loops. A GPU
+    // needs tiles for every band.
+    let min_depth = match device {
+        Device::Cpu => 2,
+        Device::Gpu => 1,
+    };
+    let space = ptile::tile_space(ctx, scop, schedule, &ptile::TilePolicy { min_depth });
+    Lowering {
+        ctx,
+        scop,
+        schedule,
+        space: &space,
+        prefix,
+        device,
+        force_wavefront,
+    }
+    .lower()
+}
+
 /// The tiled C code replacing one SCoP (`--target c` without `--no-tile`).
 pub fn generate_tiled_c(
     ctx: &Ctx,
@@ -279,19 +304,7 @@ pub fn generate_tiled_c(
     prefix: &str,
     opts: &CompileOptions,
 ) -> String {
-    // One sequential tiled dimension gains nothing on a CPU: such bands stay loops.
-    let policy = ptile::TilePolicy { min_depth: 2 };
-    let space = ptile::tile_space(ctx, scop, schedule, &policy);
-    let ir = Lowering {
-        ctx,
-        scop,
-        schedule,
-        space: &space,
-        prefix,
-        device: Device::Cpu,
-        force_wavefront: false,
-    }
-    .lower();
+    let ir = lowered(ctx, scop, schedule, prefix, Device::Cpu, false);
     let body = OpenMp::new(scop, &ir, opts.openmp, opts.fixed_tile_sizes.as_deref()).print();
     let how = match &opts.fixed_tile_sizes {
         None => "scheduled with Pluto, tiled with run-time tile sizes",

@@ -13,7 +13,7 @@ use rosepolly::syntax::from_affine;
 
 use crate::c::{self, COptions};
 use crate::device::{kernel_args, kernel_name, Dialect, KernelArg, RUNTIME_ARGS};
-use crate::host::{indent, TileWalk};
+use crate::host::{group_opening, indent, TileWalk};
 use crate::ir::{size, tile, GroupCode, GroupIr, ScopIr, ThreadLayout};
 use crate::openmp::{epilogue, prologue};
 
@@ -242,10 +242,7 @@ impl<'a> GpuHost<'a> {
     /// The code at a group's call: the walk filling its tile bucket, a launch per step.
     fn group(&self, g: usize, args: &[Expr]) -> String {
         let group = &self.ir.groups[g];
-        let mut out = String::from("{\n");
-        for (x, a) in group.outer.iter().zip(args) {
-            let _ = writeln!(out, "  const long {x} = {a}; (void){x};");
-        }
+        let mut out = group_opening(group, args);
         let launch = self.launch(group);
         match &group.code {
             GroupCode::Untiled(_) => {

@@ -138,24 +138,8 @@ impl TileWalk<'_> {
                 format!("polyc_lmax({lo}, {taken} - ({}))", sum("ghi", k + 1)),
                 format!("polyc_lmin({hi}, {taken} - ({}))", sum("glo", k + 1)),
             );
-            let mut l = String::new();
             // The outermost loop keeps OpenMP's canonical form (one variable, a bound).
-            if k == 0 {
-                let _ = writeln!(
-                    l,
-                    "for (long {v} = {lo}; {v} <= {hi}; {v}++) {{",
-                    v = tile(k)
-                );
-            } else {
-                let _ = writeln!(
-                    l,
-                    "for (long {v} = {lo}, {v}_hi = {hi}; {v} <= {v}_hi; {v}++) {{",
-                    v = tile(k)
-                );
-            }
-            let _ = writeln!(l, "  {}", origin_decl(k));
-            l.push_str(&indent(&body, 2));
-            let _ = writeln!(l, "}}");
+            let l = tile_loop(k, &lo, &hi, &body, k == 0);
             body = l;
         }
         w.push_str(&indent(&body, 2));
@@ -170,15 +154,7 @@ impl TileWalk<'_> {
         let mut body = self.tile();
         for k in (from..t.host_dims).rev() {
             let (lo, hi) = &t.ranges[k];
-            let mut l = String::new();
-            let _ = writeln!(
-                l,
-                "for (long {v} = {lo}, {v}_hi = {hi}; {v} <= {v}_hi; {v}++) {{",
-                v = tile(k)
-            );
-            let _ = writeln!(l, "  {}", origin_decl(k));
-            l.push_str(&indent(&body, 2));
-            let _ = writeln!(l, "}}");
+            let l = tile_loop(k, lo, hi, &body, false);
             body = l;
         }
         body
@@ -248,6 +224,35 @@ impl TileWalk<'_> {
             tiles.concat()
         )
     }
+}
+
+/// The opening of a group's code at its call: `{` and the outer-dimension values the call's
+/// arguments give.
+pub fn group_opening(group: &GroupIr, args: &[rosepolly::model::expr::Expr]) -> String {
+    let mut out = String::from("{\n");
+    for (x, a) in group.outer.iter().zip(args) {
+        let _ = writeln!(out, "  const long {x} = {a}; (void){x};");
+    }
+    out
+}
+
+/// A loop over tile coordinate `k` from `lo` to `hi` (evaluated once, unless `canonical` asks
+/// for OpenMP's canonical form), defining the tile's origin, around `body`.
+pub fn tile_loop(k: usize, lo: &str, hi: &str, body: &str, canonical: bool) -> String {
+    let v = tile(k);
+    let head = if canonical {
+        format!("for (long {v} = {lo}; {v} <= {hi}; {v}++) {{")
+    } else {
+        format!("for (long {v} = {lo}, {v}_hi = {hi}; {v} <= {v}_hi; {v}++) {{")
+    };
+    format!(
+        "{head}
+  {}
+{}}}
+",
+        origin_decl(k),
+        indent(body, 2)
+    )
 }
 
 /// `text` with every non-empty line indented by `n` spaces.

@@ -78,18 +78,43 @@ impl KNode {
         }
     }
 
-    /// Does a barrier occur in this tree?
-    pub fn has_barrier(&self) -> bool {
+    /// The node with `f` applied to each of its direct children.
+    pub fn map_children(self, f: &mut impl FnMut(KNode) -> KNode) -> KNode {
         match self {
-            KNode::Barrier => true,
-            KNode::Block(v) => v.iter().any(KNode::has_barrier),
-            KNode::For { body, .. } | KNode::Points { body, .. } | KNode::Single(body) => {
-                body.has_barrier()
-            }
-            KNode::If { then, other, .. } => {
-                then.has_barrier() || other.as_ref().is_some_and(|o| o.has_barrier())
-            }
-            KNode::Stmt { .. } => false,
+            KNode::Block(v) => KNode::Block(v.into_iter().map(&mut *f).collect()),
+            KNode::For {
+                var,
+                init,
+                cond,
+                step,
+                body,
+                parallel,
+            } => KNode::For {
+                var,
+                init,
+                cond,
+                step,
+                body: Box::new(f(*body)),
+                parallel,
+            },
+            KNode::If { cond, then, other } => KNode::If {
+                cond,
+                then: Box::new(f(*then)),
+                other: other.map(|o| Box::new(f(*o))),
+            },
+            KNode::Points {
+                wave,
+                vars,
+                origins,
+                body,
+            } => KNode::Points {
+                wave,
+                vars,
+                origins,
+                body: Box::new(f(*body)),
+            },
+            KNode::Single(body) => KNode::Single(Box::new(f(*body))),
+            leaf @ (KNode::Stmt { .. } | KNode::Barrier) => leaf,
         }
     }
 }

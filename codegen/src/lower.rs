@@ -683,8 +683,7 @@ fn dedup(v: &mut Vec<String>) {
 
 /// Loops of code one work-item runs are not parallel loops.
 fn strip_parallel(n: KNode) -> KNode {
-    match n {
-        KNode::Block(v) => KNode::Block(v.into_iter().map(strip_parallel).collect()),
+    match n.map_children(&mut strip_parallel) {
         KNode::For {
             var,
             init,
@@ -697,13 +696,8 @@ fn strip_parallel(n: KNode) -> KNode {
             init,
             cond,
             step,
-            body: Box::new(strip_parallel(*body)),
+            body,
             parallel: false,
-        },
-        KNode::If { cond, then, other } => KNode::If {
-            cond,
-            then: Box::new(strip_parallel(*then)),
-            other: other.map(|o| Box::new(strip_parallel(*o))),
         },
         other => other,
     }
@@ -935,10 +929,10 @@ fn has_work(n: &KNode) -> bool {
 
 /// Remove a barrier that directly follows another one in a block.
 fn dedup_barriers(n: KNode) -> KNode {
-    match n {
+    match n.map_children(&mut dedup_barriers) {
         KNode::Block(v) => {
             let mut out: Vec<KNode> = Vec::new();
-            for c in v.into_iter().map(dedup_barriers) {
+            for c in v {
                 let flat = match c {
                     KNode::Block(inner) => inner,
                     other => vec![other],
@@ -952,26 +946,6 @@ fn dedup_barriers(n: KNode) -> KNode {
             }
             KNode::Block(out)
         }
-        KNode::For {
-            var,
-            init,
-            cond,
-            step,
-            body,
-            parallel,
-        } => KNode::For {
-            var,
-            init,
-            cond,
-            step,
-            body: Box::new(dedup_barriers(*body)),
-            parallel,
-        },
-        KNode::If { cond, then, other } => KNode::If {
-            cond,
-            then: Box::new(dedup_barriers(*then)),
-            other: other.map(|o| Box::new(dedup_barriers(*o))),
-        },
         other => other,
     }
 }

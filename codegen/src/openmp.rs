@@ -13,7 +13,7 @@ use rosepolly::model::expr::Expr;
 use rosepolly::model::Scop;
 
 use crate::c::{self, COptions};
-use crate::host::{indent, TileWalk};
+use crate::host::{group_opening, indent, TileWalk};
 use crate::ir::{size, GroupCode, ScopIr};
 
 /// Prints one lowered SCoP as C+OpenMP.
@@ -86,10 +86,7 @@ impl<'a> OpenMp<'a> {
 
     fn group(&self, g: usize, args: &[Expr]) -> String {
         let group = &self.ir.groups[g];
-        let mut out = String::from("{\n");
-        for (x, a) in group.outer.iter().zip(args) {
-            let _ = writeln!(out, "  const long {x} = {a}; (void){x};");
-        }
+        let mut out = group_opening(group, args);
         match &group.code {
             GroupCode::Untiled(code) => {
                 let _ = writeln!(out, "  /* group {g}: {:?}, not tiled */", group.names);

@@ -21,6 +21,25 @@ pub fn polyc(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Compile kernel `k` with polyc (`flags` after the kernel's preprocessor flags for `build`)
+/// into `out`; polyc's stderr (warnings), or why it failed.
+pub fn polyc_kernel(
+    k: &Kernel,
+    build: &Build,
+    flags: &[&str],
+    out: &Path,
+) -> Result<String, String> {
+    let mut args: Vec<String> = vec![k.source.display().to_string()];
+    args.extend(build.cpp_flags(k));
+    args.extend(flags.iter().map(|s| s.to_string()));
+    args.extend(["-o".into(), out.display().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match polyc(&args) {
+        (0, _, err) => Ok(err),
+        (_, _, err) => Err(format!("{} {}: polyc failed: {err}", k.name, build.dataset)),
+    }
+}
+
 /// One variant of a transformed program to check: the polyc flags, whether to build it with
 /// OpenMP, and the environments to run it under.
 pub struct Variant<'a> {
@@ -68,14 +87,8 @@ pub fn check_kernel(k: &Kernel, dataset: &str, variants: &[Variant], work: &Path
         let out = work.join(format!("{tag}.c"));
         let mut build = Build::new(dataset, v.openmp);
         build.ldflags = v.ldflags.clone();
-        let mut args: Vec<String> = vec![k.source.display().to_string()];
-        args.extend(build.cpp_flags(k));
-        args.extend(v.polyc_flags.iter().map(|s| s.to_string()));
-        args.extend(["-o".into(), out.display().to_string()]);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let (code, _, err) = polyc(&args);
-        if code != 0 {
-            failures.push(format!("{tag}: polyc failed: {err}"));
+        if let Err(e) = polyc_kernel(k, &build, v.polyc_flags, &out) {
+            failures.push(format!("{tag}: {e}"));
             continue;
         }
         let exe = work.join(&tag);
