@@ -57,8 +57,11 @@ void *avelas_cl_open(void);
 avelas_kernel *avelas_cl_kernel(void *cl, const char *source, const char *name);
 int avelas_cl_max_work_group(const avelas_kernel *k);
 int avelas_cl_padding(void *cl);
-avelas_buffer *avelas_cl_buffer(void *cl, const void *host, size_t bytes);
-void avelas_cl_read(const avelas_buffer *b, void *host, size_t bytes);
+/* A buffer of `bytes` bytes; write and read copy bytes offset..offset+bytes of the host
+   object to or from the same bytes of the buffer. */
+avelas_buffer *avelas_cl_buffer(void *cl, size_t bytes);
+void avelas_cl_write(const avelas_buffer *b, const void *host, size_t offset, size_t bytes);
+void avelas_cl_read(const avelas_buffer *b, void *host, size_t offset, size_t bytes);
 void avelas_cl_buffer_free(avelas_buffer *b);
 void avelas_cl_arg(const avelas_kernel *k, int index, const void *value, size_t size);
 void avelas_cl_arg_buffer(const avelas_kernel *k, int index, const avelas_buffer *b);

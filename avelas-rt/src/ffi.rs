@@ -323,34 +323,52 @@ pub extern "C" fn avelas_cl_padding(_cl: *mut c_void) -> c_int {
     cl().rt.padding() as c_int
 }
 
-/// # Safety
-/// `host` points to `bytes` readable bytes (or is null when `bytes` is 0).
+/// A device buffer of `bytes` bytes, contents undefined until written.
 #[no_mangle]
-pub unsafe extern "C" fn avelas_cl_buffer(
-    _cl: *mut c_void,
-    host: *const c_void,
-    bytes: usize,
-) -> *mut BufferHandle {
-    let data = if host.is_null() || bytes == 0 {
-        &[][..]
-    } else {
-        std::slice::from_raw_parts(host as *const u8, bytes)
-    };
+pub extern "C" fn avelas_cl_buffer(_cl: *mut c_void, bytes: usize) -> *mut BufferHandle {
     let st = cl();
-    let mem = guard("allocating a buffer", || st.rt.buffer(bytes, Some(data)));
+    let mem = guard("allocating a buffer", || st.rt.buffer(bytes, None));
     Box::into_raw(Box::new(BufferHandle { mem }))
 }
 
+/// Copy bytes `offset..offset + bytes` of `host` to the same bytes of `b`.
+///
 /// # Safety
-/// `b` from [`avelas_cl_buffer`]; `host` points to `bytes` writable bytes.
+/// `b` from [`avelas_cl_buffer`]; `host + offset` points to `bytes` readable bytes (or
+/// `bytes` is 0).
 #[no_mangle]
-pub unsafe extern "C" fn avelas_cl_read(b: *const BufferHandle, host: *mut c_void, bytes: usize) {
+pub unsafe extern "C" fn avelas_cl_write(
+    b: *const BufferHandle,
+    host: *const c_void,
+    offset: usize,
+    bytes: usize,
+) {
     if host.is_null() || bytes == 0 {
         return;
     }
-    let data = std::slice::from_raw_parts_mut(host as *mut u8, bytes);
+    let data = std::slice::from_raw_parts((host as *const u8).add(offset), bytes);
     let st = cl();
-    guard("reading a buffer", || st.rt.read(&(*b).mem, data));
+    guard("writing a buffer", || st.rt.write(&(*b).mem, offset, data));
+}
+
+/// Copy bytes `offset..offset + bytes` of `b` to the same bytes of `host`.
+///
+/// # Safety
+/// `b` from [`avelas_cl_buffer`]; `host + offset` points to `bytes` writable bytes (or
+/// `bytes` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cl_read(
+    b: *const BufferHandle,
+    host: *mut c_void,
+    offset: usize,
+    bytes: usize,
+) {
+    if host.is_null() || bytes == 0 {
+        return;
+    }
+    let data = std::slice::from_raw_parts_mut((host as *mut u8).add(offset), bytes);
+    let st = cl();
+    guard("reading a buffer", || st.rt.read(&(*b).mem, offset, data));
 }
 
 /// # Safety
@@ -421,7 +439,7 @@ pub unsafe extern "C" fn avelas_cl_launch(
             ));
         }
         let tmem = &tiles.cl.as_ref().expect("allocated").0;
-        st.rt.write(tmem, &bytes)?;
+        st.rt.write(tmem, 0, &bytes)?;
         if threads.cl.is_none() {
             let b = &threads.bucket;
             let c: Vec<u8> = b.coords().iter().flat_map(|v| v.to_ne_bytes()).collect();

@@ -174,18 +174,19 @@ impl ClRuntime {
             unsafe { core::create_buffer::<_, u8>(&self.context, MemFlags::READ_WRITE, len, None) }
                 .map_err(|e| err(&format!("allocating {bytes} bytes"), e))?;
         if let Some(data) = init.filter(|d| !d.is_empty()) {
-            self.write(&mem, data)?;
+            self.write(&mem, 0, data)?;
         }
         Ok(mem)
     }
 
-    pub fn write(&self, mem: &Mem, data: &[u8]) -> Result<(), RtError> {
+    /// Blocking copy of `data` into `mem` from byte `offset`.
+    pub fn write(&self, mem: &Mem, offset: usize, data: &[u8]) -> Result<(), RtError> {
         unsafe {
             core::enqueue_write_buffer(
                 &self.queue,
                 mem,
                 true,
-                0,
+                offset,
                 data,
                 None::<Event>,
                 None::<&mut Event>,
@@ -194,7 +195,8 @@ impl ClRuntime {
         .map_err(|e| err("writing a buffer", e))
     }
 
-    pub fn read(&self, mem: &Mem, data: &mut [u8]) -> Result<(), RtError> {
+    /// Blocking copy of `mem`'s bytes from `offset` into `data`.
+    pub fn read(&self, mem: &Mem, offset: usize, data: &mut [u8]) -> Result<(), RtError> {
         if data.is_empty() {
             return Ok(());
         }
@@ -203,7 +205,7 @@ impl ClRuntime {
                 &self.queue,
                 mem,
                 true,
-                0,
+                offset,
                 data,
                 None::<Event>,
                 None::<&mut Event>,

@@ -8,6 +8,7 @@ use rosepolly::syntax::{self, RecoveryOptions};
 
 use crate::c::{self, COptions};
 use crate::device::{self, DeviceCode, Dialect};
+use crate::footprint;
 use crate::gpu_host::{c_string, GpuHost, CUDA_CHECK};
 use crate::lower::{Device, Lowering};
 use crate::openmp::OpenMp;
@@ -146,7 +147,7 @@ pub fn compile(
         None if opts.tile => c::runtime(),
         None => String::new(),
         Some(d) => format!(
-            "{}{}{}{}",
+            "{}{}{}{}{}",
             c::host_support(d == Dialect::Cuda),
             if host_fallback {
                 c::runtime()
@@ -154,6 +155,7 @@ pub fn compile(
                 String::new()
             },
             avelas_header(),
+            footprint::SUPPORT,
             if d == Dialect::Cuda { CUDA_CHECK } else { "" }
         ),
     };
@@ -209,7 +211,14 @@ pub fn generate_gpu(
             c_string(&format!("{}{}", DeviceCode::helpers(dialect), device.kernels()))
         ),
     };
-    let body = GpuHost::new(scop, &ir, dialect, source_name).print();
+    let footprints = scop
+        .symbols
+        .data
+        .values()
+        .filter(|d| !d.is_scalar())
+        .map(|d| (d.name.clone(), footprint::footprint(ctx, scop, &d.name)))
+        .collect();
+    let body = GpuHost::new(scop, &ir, dialect, source_name, footprints).print();
     let how = match dialect {
         Dialect::OpenCl => "scheduled with Pluto, tiled with run-time tile sizes, OpenCL",
         Dialect::Cuda => "scheduled with Pluto, tiled with run-time tile sizes, CUDA",

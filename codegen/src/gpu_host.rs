@@ -13,6 +13,7 @@ use rosepolly::syntax::from_affine;
 
 use crate::c::{self, COptions};
 use crate::device::{kernel_args, kernel_name, Dialect, KernelArg, RUNTIME_ARGS};
+use crate::footprint::{self, Footprint};
 use crate::host::{group_opening, indent, TileWalk};
 use crate::ir::{size, tile, GroupCode, GroupIr, ScopIr, ThreadLayout};
 use crate::openmp::{epilogue, prologue};
@@ -24,6 +25,8 @@ pub struct GpuHost<'a> {
     pub dialect: Dialect,
     /// The name of the static string holding the OpenCL kernels' source.
     pub source: String,
+    /// What moves of each array, by name.
+    pub footprints: Vec<(String, Footprint)>,
     labels: Cell<usize>,
 }
 
@@ -43,12 +46,19 @@ fn bytes(scop: &Scop, name: &str) -> String {
 }
 
 impl<'a> GpuHost<'a> {
-    pub fn new(scop: &'a Scop<'a>, ir: &'a ScopIr, dialect: Dialect, source: String) -> Self {
+    pub fn new(
+        scop: &'a Scop<'a>,
+        ir: &'a ScopIr,
+        dialect: Dialect,
+        source: String,
+        footprints: Vec<(String, Footprint)>,
+    ) -> Self {
         GpuHost {
             scop,
             ir,
             dialect,
             source,
+            footprints,
             labels: Cell::new(0),
         }
     }
@@ -83,49 +93,12 @@ impl<'a> GpuHost<'a> {
             let _ = writeln!(teardown, "POLYC_CUDA(cudaEventDestroy(polyc_ev0));");
             let _ = writeln!(teardown, "POLYC_CUDA(cudaEventDestroy(polyc_ev1));");
         }
-        // Arrays and written scalars to the device.
+        // Arrays (their footprints) and written scalars to the device, and back.
+        let _ = writeln!(setup, "long polyc_transfer_bytes = 0;");
         for a in self.data() {
-            let (name, is_scalar) = match &a {
-                KernelArg::Array { name, .. } => (name.clone(), false),
-                KernelArg::WrittenScalar { name, .. } => (name.clone(), true),
-                _ => unreachable!("filtered"),
-            };
-            let (host, n) = if is_scalar {
-                (format!("&{name}"), format!("sizeof({name})"))
-            } else {
-                (name.clone(), bytes(self.scop, &name))
-            };
-            let written = match &a {
-                KernelArg::Array { written, .. } => *written,
-                _ => true,
-            };
-            if self.cuda() {
-                let _ = writeln!(setup, "void *polyc_d_{name} = 0;");
-                let _ = writeln!(setup, "POLYC_CUDA(cudaMalloc(&polyc_d_{name}, {n}));");
-                let _ = writeln!(
-                    setup,
-                    "POLYC_CUDA(cudaMemcpy(polyc_d_{name}, (const void *)({host}), {n}, cudaMemcpyHostToDevice));"
-                );
-                if written {
-                    let _ = writeln!(
-                        teardown,
-                        "POLYC_CUDA(cudaMemcpy((void *)({host}), polyc_d_{name}, {n}, cudaMemcpyDeviceToHost));"
-                    );
-                }
-                let _ = writeln!(teardown, "POLYC_CUDA(cudaFree(polyc_d_{name}));");
-            } else {
-                let _ = writeln!(
-                    setup,
-                    "avelas_buffer *polyc_d_{name} = avelas_cl_buffer(polyc_cl, (const void *)({host}), {n});"
-                );
-                if written {
-                    let _ = writeln!(
-                        teardown,
-                        "avelas_cl_read(polyc_d_{name}, (void *)({host}), {n});"
-                    );
-                }
-                let _ = writeln!(teardown, "avelas_cl_buffer_free(polyc_d_{name});");
-            }
+            let (t_in, t_out) = self.transfer(&a);
+            setup.push_str(&t_in);
+            teardown.push_str(&t_out);
         }
         // Per group: kernel, buckets.
         for g in &self.ir.groups {
@@ -159,10 +132,109 @@ impl<'a> GpuHost<'a> {
             "avelas_cl_kernel_ms(polyc_cl)"
         };
         out.push_str(
-            &epilogue(self.ir, &[("kernel_ms=%.3f", kernel_ms)])
-                .replace("polyc_profile()", "avelas_profile()"),
+            &epilogue(
+                self.ir,
+                &[
+                    ("kernel_ms=%.3f", kernel_ms),
+                    ("transfer_bytes=%ld", "polyc_transfer_bytes"),
+                ],
+            )
+            .replace("polyc_profile()", "avelas_profile()"),
         );
         out.replace("polyc_trace()", "avelas_trace()")
+    }
+
+    /// Allocation and copy-in of one array or written scalar, and its copy-out and release.
+    fn transfer(&self, a: &KernelArg) -> (String, String) {
+        let (name, written) = match a {
+            KernelArg::Array { name, written, .. } => (name.as_str(), *written),
+            KernelArg::WrittenScalar { name, .. } => (name.as_str(), true),
+            _ => unreachable!("only data move"),
+        };
+        let d = self
+            .scop
+            .symbols
+            .get(name)
+            .expect("kernel arguments are data");
+        let dev = format!("polyc_d_{name}");
+        let (mut set, mut tear) = (String::new(), String::new());
+        // Byte offset and length of what moves in and out.
+        let (host, whole, moved_in, moved_out) = if d.is_scalar() {
+            let n = format!("sizeof({name})");
+            let both = ("0".to_string(), n.clone());
+            (format!("&{name}"), n, both.clone(), written.then_some(both))
+        } else {
+            let fp = self
+                .footprints
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, f)| f)
+                .expect("every array has a footprint");
+            let extents: Vec<String> = d
+                .extents
+                .iter()
+                .map(|e| {
+                    format!(
+                        "(long)({})",
+                        from_affine(e.as_ref().expect("extents were checked"))
+                    )
+                })
+                .collect();
+            let (r_in, r_out) = (format!("polyc_in_{name}"), format!("polyc_out_{name}"));
+            let _ = writeln!(set, "long {r_in}[2], {r_out}[2];");
+            set.push_str(&footprint::ranges_c(fp, &extents, &r_in, &r_out));
+            let elem = format!("sizeof({})", d.elem_type);
+            let range = |r: &str| {
+                (
+                    format!("(size_t){r}[0] * {elem}"),
+                    format!("(size_t)({r}[1] - {r}[0]) * {elem}"),
+                )
+            };
+            (
+                name.to_string(),
+                bytes(self.scop, name),
+                range(&r_in),
+                written.then(|| range(&r_out)),
+            )
+        };
+        if self.cuda() {
+            let _ = writeln!(set, "void *{dev} = 0;");
+            let _ = writeln!(set, "POLYC_CUDA(cudaMalloc(&{dev}, {whole}));");
+            let copy = |(off, len): &(String, String), to_device: bool| {
+                if to_device {
+                    format!("POLYC_CUDA(cudaMemcpy((char *){dev} + {off}, (const char *)({host}) + {off}, {len}, cudaMemcpyHostToDevice));")
+                } else {
+                    format!("POLYC_CUDA(cudaMemcpy((char *)({host}) + {off}, (const char *){dev} + {off}, {len}, cudaMemcpyDeviceToHost));")
+                }
+            };
+            let _ = writeln!(set, "{}", copy(&moved_in, true));
+            if let Some(out) = &moved_out {
+                let _ = writeln!(tear, "{}", copy(out, false));
+            }
+            let _ = writeln!(tear, "POLYC_CUDA(cudaFree({dev}));");
+        } else {
+            let _ = writeln!(
+                set,
+                "avelas_buffer *{dev} = avelas_cl_buffer(polyc_cl, {whole});"
+            );
+            let (off, len) = &moved_in;
+            let _ = writeln!(
+                set,
+                "avelas_cl_write({dev}, (const void *)({host}), {off}, {len});"
+            );
+            if let Some((off, len)) = &moved_out {
+                let _ = writeln!(
+                    tear,
+                    "avelas_cl_read({dev}, (void *)({host}), {off}, {len});"
+                );
+            }
+            let _ = writeln!(tear, "avelas_cl_buffer_free({dev});");
+        }
+        let _ = writeln!(set, "polyc_transfer_bytes += (long)({});", moved_in.1);
+        if let Some((_, len)) = &moved_out {
+            let _ = writeln!(tear, "polyc_transfer_bytes += (long)({len});");
+        }
+        (set, tear)
     }
 
     /// A group's kernel and buckets, made once per SCoP execution.

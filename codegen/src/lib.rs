@@ -8,6 +8,7 @@
 pub mod c;
 pub mod device;
 pub mod driver;
+pub mod footprint;
 pub mod gpu_host;
 pub mod host;
 pub mod ir;

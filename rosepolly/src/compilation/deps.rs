@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use crate::math::isl::{Ctx, Dataflow, Map as IslMap, UnionMap};
+use crate::math::isl::{Ctx, Dataflow, Map as IslMap, Set as IslSet, UnionMap};
 use crate::math::Map;
 use crate::model::{AccessKind, DepKind, Dependence, Scop};
 
@@ -45,16 +45,10 @@ fn analyze<'c>(ctx: &'c Ctx, scop: &Scop<'c>, direct: bool) -> Vec<Dependence<'c
         .collect();
     let mut out = Vec::new();
     for datum in scop.symbols.data.keys() {
-        let relation = |kind: AccessKind| {
-            scop.statements
-                .iter()
-                .flat_map(|s| s.accesses.iter())
-                .filter(|a| a.datum == *datum && a.kind == kind)
-                .fold(UnionMap::empty(ctx), |u, a| {
-                    u.add_map(a.relation.isl().clone())
-                })
-        };
-        let (reads, writes) = (relation(AccessKind::Read), relation(AccessKind::Write));
+        let (reads, writes) = (
+            accesses(ctx, scop, datum, AccessKind::Read),
+            accesses(ctx, scop, datum, AccessKind::Write),
+        );
         if writes.is_empty() {
             continue;
         }
@@ -101,6 +95,38 @@ fn analyze<'c>(ctx: &'c Ctx, scop: &Scop<'c>, direct: bool) -> Vec<Dependence<'c
         (a.kind, a.source, a.sink, &a.datum).cmp(&(b.kind, b.source, b.sink, &b.datum))
     });
     out
+}
+
+/// The elements of `datum` whose values from before the SCoP are read (a read with no earlier
+/// write of its element in the original order): what the device needs from the host. `None`
+/// when there are none.
+pub fn live_in<'c>(ctx: &'c Ctx, scop: &Scop<'c>, datum: &str) -> Option<IslSet<'c>> {
+    let unwritten = Dataflow {
+        sink: accesses(ctx, scop, datum, AccessKind::Read),
+        must_source: accesses(ctx, scop, datum, AccessKind::Write),
+        may_source: UnionMap::empty(ctx),
+        schedule: original_order(ctx, scop, false),
+    }
+    .compute()
+    .must_no_source;
+    unwritten
+        .maps()
+        .into_iter()
+        .map(|m| m.range())
+        .reduce(|a, b| a.union(b))
+        .map(|s| s.coalesce())
+        .filter(|s| !s.is_empty())
+}
+
+/// Every access of `kind` to `datum`: statement instance → element.
+fn accesses<'c>(ctx: &'c Ctx, scop: &Scop<'c>, datum: &str, kind: AccessKind) -> UnionMap<'c> {
+    scop.statements
+        .iter()
+        .flat_map(|s| s.accesses.iter())
+        .filter(|a| a.datum == datum && a.kind == kind)
+        .fold(UnionMap::empty(ctx), |u, a| {
+            u.add_map(a.relation.isl().clone())
+        })
 }
 
 /// The original schedules of all statements (negated to run time backwards).

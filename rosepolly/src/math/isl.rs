@@ -883,6 +883,8 @@ pub struct FlowResult<'c> {
     pub must_dependence: UnionMap<'c>,
     /// All possible source → sink pairs (a superset of `must_dependence`).
     pub may_dependence: UnionMap<'c>,
+    /// Sink accesses (instance → element) that no source precedes.
+    pub must_no_source: UnionMap<'c>,
 }
 
 impl<'c> Dataflow<'c> {
@@ -895,6 +897,7 @@ impl<'c> Dataflow<'c> {
         FlowResult {
             must_dependence: UnionMap::wrap(ok(flow.get_must_dependence())),
             may_dependence: UnionMap::wrap(ok(flow.get_may_dependence())),
+            must_no_source: UnionMap::wrap(ok(flow.get_must_no_source())),
         }
     }
 }

@@ -1,0 +1,305 @@
+//! Datum footprints (thesis Fig. 6.11): the part of each array the host moves to the device
+//! before a SCoP runs there, and back after it.
+//!
+//! Two sets per array, from the polyhedral model: the *live-in* elements, whose values from
+//! before the SCoP are read (isl's dataflow analysis: reads no earlier write reaches), and the
+//! *written* elements. Each is bounded by a box whose per-dimension bounds are affine in the
+//! parameters, and a box is moved as the contiguous row-major range between its first and last
+//! element: one copy per array and direction, no strided transfers.
+//!
+//! What goes back is the written box's range. Any element of that range the SCoP does not
+//! write must reach the device first, or the copy back would overwrite the host's value with
+//! whatever the device buffer held; so the range going in is the live-in range joined with the
+//! written one, unless the written set is exactly its box and the box covers whole rows (then
+//! every element of the range is written: a matrix the SCoP only produces is never copied in).
+
+use std::fmt::Write;
+
+use rosepolly::compilation::deps;
+use rosepolly::math::isl::{BasicSet, Ctx, DimType, Set};
+use rosepolly::model::{AccessKind, Scop};
+
+/// An array's box: inclusive `(lower, upper)` C expressions per dimension, in the parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoxBounds(pub Vec<(String, String)>);
+
+/// What moves for one array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Footprint {
+    /// Bounds of the elements read before any write; `None` when the SCoP reads none.
+    pub live_in: Option<BoxBounds>,
+    /// Bounds of the written elements; `None` when the SCoP writes none.
+    pub written: Option<BoxBounds>,
+    /// The written set equals its box, for every parameter value.
+    pub written_is_box: bool,
+}
+
+/// The footprint of array `name` (which must have extents) in `scop`.
+pub fn footprint<'c>(ctx: &'c Ctx, scop: &Scop<'c>, name: &str) -> Footprint {
+    let written = scop
+        .statements
+        .iter()
+        .flat_map(|s| s.accesses.iter())
+        .filter(|a| a.datum == name && a.kind == AccessKind::Write)
+        .map(|a| a.relation.isl().clone().range())
+        .reduce(|a, b| a.union(b))
+        .map(|s| s.coalesce())
+        .filter(|s| !s.is_empty());
+    let live_in = deps::live_in(ctx, scop, name);
+    let written_is_box = written.as_ref().is_some_and(is_box);
+    Footprint {
+        live_in: live_in.map(|s| box_bounds(scop, &s)),
+        written: written.map(|s| box_bounds(scop, &s)),
+        written_is_box,
+    }
+}
+
+/// The convex hull of `set`'s projection on dimension `k` (a one-dimensional set).
+fn dim_hull<'c>(set: &Set<'c>, k: usize) -> BasicSet<'c> {
+    let d = set.dim(DimType::Set);
+    set.clone()
+        .project_out(DimType::Set, k + 1, d - k - 1)
+        .project_out(DimType::Set, 0, k)
+        .remove_divs()
+        .convex_hull()
+}
+
+/// Whether `set` holds every point of the box the bounds of [`box_bounds`] describe.
+fn is_box(set: &Set) -> bool {
+    let d = set.dim(DimType::Set);
+    let name = set.tuple_name().unwrap_or_default();
+    let bx = (0..d)
+        .map(|k| {
+            dim_hull(set, k)
+                .to_set()
+                .insert_dims(DimType::Set, 0, k)
+                .add_dims(DimType::Set, d - k - 1)
+                .set_tuple_name(&name)
+        })
+        .reduce(|a, b| a.intersect(b));
+    bx.is_some_and(|b| b.is_subset(set))
+}
+
+/// Per dimension, the largest lower bound and the smallest upper bound of the convex hull of
+/// `set`'s projection, as C expressions (`0` and a huge value stand in for missing bounds; the
+/// run-time clips the box to the array).
+fn box_bounds(scop: &Scop, set: &Set) -> BoxBounds {
+    let d = set.dim(DimType::Set);
+    BoxBounds(
+        (0..d)
+            .map(|k| {
+                let hull = dim_hull(set, k);
+                let params = param_c_names(scop, set);
+                let (eqs, ineqs) = hull.constraint_rows();
+                let rows = eqs
+                    .iter()
+                    .flat_map(|r| [r.clone(), r.iter().map(|x| -x).collect()])
+                    .chain(ineqs);
+                let (mut lower, mut upper) = (Vec::new(), Vec::new());
+                for r in rows {
+                    let (a, coeffs, c) = (r[params.len()], &r[..params.len()], r[r.len() - 1]);
+                    // a·x + coeffs·params + c >= 0.
+                    if a > 0 {
+                        let neg: Vec<i64> = coeffs.iter().map(|x| -x).collect();
+                        lower.push(floor_div(&params, &neg, -c, a, true));
+                    } else if a < 0 {
+                        upper.push(floor_div(&params, coeffs, c, -a, false));
+                    }
+                }
+                (
+                    fold("polyc_lmax", lower, "0"),
+                    fold("polyc_lmin", upper, "0x3fffffffffffffffL"),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The C names of `set`'s parameters, in its order (which projections keep).
+fn param_c_names(scop: &Scop, set: &Set) -> Vec<String> {
+    (0..set.dim(DimType::Param))
+        .map(|i| {
+            let isl = set.dim_name(DimType::Param, i).unwrap_or_default();
+            scop.params
+                .iter()
+                .find(|p| scop.names.get(p) == isl)
+                .cloned()
+                .unwrap_or(isl)
+        })
+        .collect()
+}
+
+/// `Σ coeffs·params + constant` in C (`long` arithmetic).
+fn c_linear(params: &[String], coeffs: &[i64], constant: i64) -> String {
+    let mut out = String::new();
+    for (p, &c) in params.iter().zip(coeffs) {
+        if c == 0 {
+            continue;
+        }
+        let sign = if c < 0 { " - " } else { " + " };
+        let mag = c.unsigned_abs();
+        if out.is_empty() {
+            out.push_str(if c < 0 { "-" } else { "" });
+        } else {
+            out.push_str(sign);
+        }
+        if mag == 1 {
+            let _ = write!(out, "(long)({p})");
+        } else {
+            let _ = write!(out, "{mag}L * (long)({p})");
+        }
+    }
+    if out.is_empty() {
+        return format!("{constant}L");
+    }
+    if constant != 0 {
+        let _ = write!(
+            out,
+            " {} {}L",
+            if constant < 0 { '-' } else { '+' },
+            constant.unsigned_abs()
+        );
+    }
+    out
+}
+
+/// `floor((coeffs·params + c) / d)` for `d > 0`, or `ceil` of it when `ceil`, in C.
+fn floor_div(params: &[String], coeffs: &[i64], c: i64, d: i64, ceil: bool) -> String {
+    if coeffs.iter().all(|&x| x == 0) {
+        let q = if ceil {
+            -(-c).div_euclid(d)
+        } else {
+            c.div_euclid(d)
+        };
+        return format!("{q}L");
+    }
+    if d == 1 {
+        return format!("({})", c_linear(params, coeffs, c));
+    }
+    if ceil {
+        // ceil(e / d) = -floor(-e / d).
+        let neg: Vec<i64> = coeffs.iter().map(|x| -x).collect();
+        format!("-polyc_lfloord({}, {d}L)", c_linear(params, &neg, -c))
+    } else {
+        format!("polyc_lfloord({}, {d}L)", c_linear(params, coeffs, c))
+    }
+}
+
+fn fold(f: &str, terms: Vec<String>, empty: &str) -> String {
+    terms
+        .into_iter()
+        .reduce(|a, b| format!("{f}({a}, {b})"))
+        .unwrap_or_else(|| empty.to_string())
+}
+
+/// Host helpers the transfers call, once per file.
+pub const SUPPORT: &str = r#"#ifndef POLYC_TRANSFER_SUPPORT
+#define POLYC_TRANSFER_SUPPORT
+/* The row-major element range [r[0], r[1]) from the first to the last element of the box
+   lo..hi of an array with extents ext, clipped to the array; r[0] == r[1] when it is empty. */
+static inline void polyc_span(int dims, const long *ext, const long *lo, const long *hi, long *r) {
+  long a = 0, b = 0;
+  for (int k = 0; k < dims; k++) {
+    long l = polyc_lmax(lo[k], 0), h = polyc_lmin(hi[k], ext[k] - 1);
+    if (l > h) { r[0] = r[1] = 0; return; }
+    a = a * ext[k] + l;
+    b = b * ext[k] + h;
+  }
+  r[0] = a;
+  r[1] = b + 1;
+}
+/* r := the smallest range holding r and s. */
+static inline void polyc_span_join(long *r, const long *s) {
+  if (s[0] == s[1]) return;
+  if (r[0] == r[1]) { r[0] = s[0]; r[1] = s[1]; return; }
+  r[0] = polyc_lmin(r[0], s[0]);
+  r[1] = polyc_lmax(r[1], s[1]);
+}
+/* Whether the box lo..hi spans every index of each dimension after the first, so that the
+   range from its first to its last element holds nothing outside it. */
+static inline int polyc_whole_rows(int dims, const long *ext, const long *lo, const long *hi) {
+  for (int k = 1; k < dims; k++)
+    if (lo[k] > 0 || hi[k] < ext[k] - 1) return 0;
+  return 1;
+}
+#endif
+"#;
+
+/// C statements that set `in_range` and `out_range` (arrays of two `long`s, declared by the
+/// caller) to the element ranges to copy in and out, given the array's extents.
+pub fn ranges_c(fp: &Footprint, extents: &[String], in_range: &str, out_range: &str) -> String {
+    let d = extents.len();
+    let mut s = String::from("{\n");
+    let _ = writeln!(
+        s,
+        "  const long polyc_ext[{d}] = {{{}}};",
+        extents.join(", ")
+    );
+    let box_c = |b: &BoxBounds, lo: &str, hi: &str, out: &str| {
+        let (l, h): (Vec<&str>, Vec<&str>) =
+            b.0.iter().map(|(l, h)| (l.as_str(), h.as_str())).unzip();
+        format!(
+            "  const long {lo}[{d}] = {{{}}}, {hi}[{d}] = {{{}}};\n  polyc_span({d}, polyc_ext, {lo}, {hi}, {out});\n",
+            l.join(", "),
+            h.join(", ")
+        )
+    };
+    match &fp.live_in {
+        Some(b) => s.push_str(&box_c(b, "polyc_rlo", "polyc_rhi", in_range)),
+        None => {
+            let _ = writeln!(s, "  {in_range}[0] = {in_range}[1] = 0;");
+        }
+    }
+    match &fp.written {
+        Some(b) => {
+            s.push_str(&box_c(b, "polyc_wlo", "polyc_whi", out_range));
+            if fp.written_is_box {
+                let _ = writeln!(
+                    s,
+                    "  if (!polyc_whole_rows({d}, polyc_ext, polyc_wlo, polyc_whi)) polyc_span_join({in_range}, {out_range});"
+                );
+            } else {
+                let _ = writeln!(s, "  polyc_span_join({in_range}, {out_range});");
+            }
+        }
+        None => {
+            let _ = writeln!(s, "  {out_range}[0] = {out_range}[1] = 0;");
+        }
+    }
+    s.push_str("}\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_terms_print_as_long_arithmetic() {
+        let p = vec!["n".to_string(), "m".to_string()];
+        assert_eq!(
+            c_linear(&p, &[1, -2], -1),
+            "(long)(n) - 2L * (long)(m) - 1L"
+        );
+        assert_eq!(c_linear(&p, &[0, 0], 5), "5L");
+        assert_eq!(c_linear(&p, &[-1, 0], 0), "-(long)(n)");
+        assert_eq!(floor_div(&p, &[0, 0], -7, 2, false), "-4L");
+        assert_eq!(floor_div(&p, &[0, 0], -7, 2, true), "-3L");
+        assert_eq!(floor_div(&p, &[2, 0], 1, 1, false), "(2L * (long)(n) + 1L)");
+        assert_eq!(
+            floor_div(&p, &[1, 0], 1, 3, true),
+            "-polyc_lfloord(-(long)(n) - 1L, 3L)"
+        );
+    }
+
+    #[test]
+    fn strided_writes_are_not_a_box() {
+        let ctx = Ctx::new();
+        let even = Set::parse(&ctx, "[n] -> { A[i] : 0 <= i < n and i mod 2 = 0 }").unwrap();
+        assert!(!is_box(&even));
+        let tri = Set::parse(&ctx, "[n] -> { A[i, j] : 0 <= j <= i < n }").unwrap();
+        assert!(!is_box(&tri));
+        let rect = Set::parse(&ctx, "[n, m] -> { A[i, j] : 1 <= i < n and 0 <= j < m }").unwrap();
+        assert!(is_box(&rect));
+    }
+}
