@@ -7,24 +7,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::runtime_ldflags;
-
-fn gcc(src: &Path, exe: &Path, extra: &[String]) {
-    let out = Command::new("gcc")
-        .args(["-O2", "-ffp-contract=off"])
-        .arg(src)
-        .arg("-o")
-        .arg(exe)
-        .args(extra)
-        .arg("-lm")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use common::{gcc, runtime_ldflags};
 
 /// Bytes the footprints of `tests/inputs/footprint/partial.c` come to (doubles, n = 50, m = 60,
 /// rows of 100):

@@ -6,24 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::runtime_ldflags;
-
-fn build(src: &Path, exe: &Path, extra: &[String]) {
-    let out = Command::new("gcc")
-        .args(["-O2", "-ffp-contract=off"])
-        .arg(src)
-        .arg("-o")
-        .arg(exe)
-        .args(extra)
-        .arg("-lm")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use common::{gcc, runtime_ldflags};
 
 fn run(exe: &Path, env: &[(&str, &str)]) -> String {
     let out = Command::new(exe)
@@ -43,7 +26,7 @@ fn three_scops_in_two_functions_keep_their_results() {
     let work = polybench::harness::scratch_dir("multi-scop");
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/multi/three_scops.c");
     let orig = work.join("orig");
-    build(&src, &orig, &[]);
+    gcc(&src, &orig, &[]);
     let expected = run(&orig, &[]);
     let opencl = std::fs::read_dir("/etc/OpenCL/vendors").is_ok_and(|mut d| d.next().is_some());
     let mut targets = vec![("c", vec!["-fopenmp".to_string()])];
@@ -70,7 +53,7 @@ fn three_scops_in_two_functions_keep_their_results() {
         );
         assert!(text.contains("A[0][0] += 1.0; /* not in any SCoP */"));
         let exe = work.join(format!("three-{target}"));
-        build(&out, &exe, &flags);
+        gcc(&out, &exe, &flags);
         for sizes in ["1", "3,5,7", "16", "1000"] {
             let got = run(
                 &exe,

@@ -8,6 +8,24 @@ use polybench::Kernel;
 use std::path::Path;
 use std::process::Command;
 
+/// Build a stand-alone C program (not PolyBench-form) with gcc, as the tests build originals.
+pub fn gcc(src: &Path, exe: &Path, extra: &[String]) {
+    let out = Command::new("gcc")
+        .args(["-O2", "-ffp-contract=off"])
+        .arg(src)
+        .arg("-o")
+        .arg(exe)
+        .args(extra)
+        .arg("-lm")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Run polyc; (exit status, stdout, stderr).
 pub fn polyc(args: &[&str]) -> (i32, String, String) {
     let r = Command::new(env!("CARGO_BIN_EXE_polyc"))
