@@ -1,5 +1,6 @@
 //! Property test of the tile enumeration of the generated host code (issue 4, item 6): for
-//! random tile sizes (1, primes, sizes larger than the extents), the non-empty tiles the tiled C
+//! random problem sizes (from 1 to half again MINI's) and random tile sizes (1, primes, sizes
+//! larger than the extents), the non-empty tiles the tiled C
 //! program visits (its `POLYC_TRACE=1` lines) are exactly the tiles that hold statement
 //! instances, each visited once, in non-decreasing wavefront order, and no dependence joins two
 //! tiles that may run at the same time. Instances and dependences come from the brute-force
@@ -60,11 +61,24 @@ fn parse_trace(trace: &str) -> (Vec<(String, i64)>, Visits, Vec<String>) {
     (params, visits, problems)
 }
 
-fn check(kernel: &str, sizes: &[i64], threads: &str, work: &std::path::Path) -> Vec<String> {
+/// One run: a kernel, its problem sizes (`-D` definitions), tile sizes and thread count.
+struct Job {
+    id: usize,
+    kernel: &'static str,
+    defines: Vec<String>,
+    sizes: Vec<i64>,
+    threads: &'static str,
+}
+
+fn check(job: &Job, work: &std::path::Path) -> Vec<String> {
+    let (kernel, sizes) = (job.kernel, &job.sizes[..]);
     let k = polybench::kernel(kernel).unwrap();
-    let build = Build::new("MINI", true);
+    let mut build = Build::new("MINI", true);
+    build.cflags.extend(job.defines.iter().cloned());
     let out = work.join(format!("{kernel}.c"));
-    common::polyc_kernel(&k, &build, &["--target", "c"], &out).unwrap();
+    let mut flags = vec!["--target", "c"];
+    flags.extend(job.defines.iter().map(String::as_str));
+    common::polyc_kernel(&k, &build, &flags, &out).unwrap();
     let exe = work.join(kernel);
     harness::compile(&k, &out, &build, &exe).unwrap();
     let sizes_text: Vec<String> = sizes.iter().map(i64::to_string).collect();
@@ -73,7 +87,7 @@ fn check(kernel: &str, sizes: &[i64], threads: &str, work: &std::path::Path) -> 
         &[
             ("POLYC_TRACE", "1"),
             ("POLYC_TILE_SIZES", &sizes_text.join(",")),
-            ("OMP_NUM_THREADS", threads),
+            ("OMP_NUM_THREADS", job.threads),
             ("POLYC_MIN_POINTS", "0"),
         ],
     )
@@ -83,7 +97,9 @@ fn check(kernel: &str, sizes: &[i64], threads: &str, work: &std::path::Path) -> 
     // The same model, schedule and tile space as polyc's.
     let opts = SourceOptions {
         include_dirs: vec![polybench::utilities_of(&k)],
-        defines: vec!["MINI_DATASET".into()],
+        defines: std::iter::once("MINI_DATASET".to_string())
+            .chain(job.defines.iter().map(|d| d[2..].to_string()))
+            .collect(),
         ..Default::default()
     };
     let src = SourceUnit::load(&k.source, &opts).unwrap();
@@ -163,7 +179,7 @@ fn check(kernel: &str, sizes: &[i64], threads: &str, work: &std::path::Path) -> 
     }
     problems
         .into_iter()
-        .map(|p| format!("{kernel} sizes {sizes:?}: {p}"))
+        .map(|p| format!("{kernel} {:?} tile sizes {sizes:?}: {p}", job.defines))
         .collect()
 }
 
@@ -187,23 +203,40 @@ fn host_loops_visit_exactly_the_non_empty_tiles_in_a_legal_order() {
     ];
     let mut jobs = Vec::new();
     for k in kernels {
+        let mini = polybench::dataset_sizes(&polybench::kernel(k).unwrap(), "MINI").unwrap();
         for _ in 0..3 {
+            let defines = mini
+                .iter()
+                .map(|(name, v)| {
+                    let value = if rng.chance(15) {
+                        *rng.pick(&[1, 2, 3])
+                    } else {
+                        (v / 2).max(1) + rng.below(*v as usize + 1) as i64
+                    };
+                    format!("-D{name}={value}")
+                })
+                .collect();
             let sizes: Vec<i64> = (0..3)
                 .map(|_| *rng.pick(&[1, 2, 3, 5, 7, 13, 16, 100]))
                 .collect();
-            jobs.push((k, sizes, if rng.chance(50) { "1" } else { "2" }));
+            let threads = if rng.chance(50) { "1" } else { "2" };
+            jobs.push(Job {
+                id: jobs.len(),
+                kernel: k,
+                defines,
+                sizes,
+                threads,
+            });
         }
     }
-    let failures: Vec<String> = harness::par_map(&jobs, |(k, s, th)| {
-        let dir = work.join(format!(
-            "{k}-{}",
-            s.iter().map(i64::to_string).collect::<Vec<_>>().join("_")
-        ));
+    let failures: Vec<String> = harness::par_map(&jobs, |job| {
+        let dir = work.join(format!("{}-{}", job.kernel, job.id));
         std::fs::create_dir_all(&dir).unwrap();
-        check(k, s, th, &dir)
+        check(job, &dir)
     })
     .into_iter()
     .flatten()
     .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let _ = std::fs::remove_dir_all(&work);
 }

@@ -80,6 +80,52 @@ pub fn utilities_of(k: &Kernel) -> PathBuf {
     dir.join("utilities")
 }
 
+/// The problem sizes `dataset` gives kernel `k` (`("N", 30)`...), from the `#define`s of its
+/// header's block for that dataset (the layout of PolyBench/C 4.2.1 and of our suite). Defining
+/// all of them with `-D` sets any other sizes.
+pub fn dataset_sizes(k: &Kernel, dataset: &str) -> io::Result<Vec<(String, i64)>> {
+    let header = k.source.with_extension("h");
+    let text = std::fs::read_to_string(&header)?;
+    let mark = format!("{dataset}_DATASET");
+    let mut sizes = Vec::new();
+    // One entry per open conditional: whether it is the branch for `dataset`.
+    let mut open: Vec<bool> = Vec::new();
+    for line in text.lines() {
+        let words: Vec<&str> = line.trim_start_matches('#').split_whitespace().collect();
+        let selects = |cond: &&str| cond.contains(&mark) && !cond.starts_with('!');
+        match words.as_slice() {
+            [kw, cond, ..] if matches!(*kw, "if" | "ifdef") => open.push(selects(cond)),
+            ["ifndef", ..] => open.push(false),
+            [kw, cond, ..] if *kw == "elif" => {
+                if let Some(top) = open.last_mut() {
+                    *top = selects(cond);
+                }
+            }
+            ["else", ..] => {
+                if let Some(top) = open.last_mut() {
+                    *top = false;
+                }
+            }
+            ["endif", ..] => {
+                open.pop();
+            }
+            ["define", name, value] if open.contains(&true) => {
+                if let Ok(v) = value.parse() {
+                    sizes.push((name.to_string(), v));
+                }
+            }
+            _ => {}
+        }
+    }
+    if sizes.is_empty() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: no sizes for {dataset}", header.display()),
+        ));
+    }
+    Ok(sizes)
+}
+
 /// A user's PolyBench/C checkout named by `POLYBENCH_DIR`, if set and well-formed.
 pub fn external_suite() -> Option<PathBuf> {
     let dir = PathBuf::from(std::env::var_os("POLYBENCH_DIR")?);
@@ -92,6 +138,18 @@ pub fn external_suite() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dataset_sizes_come_from_the_header() {
+        let k = kernel("jacobi-2d").unwrap();
+        let sizes = dataset_sizes(&k, "MINI").unwrap();
+        assert_eq!(sizes, vec![("TSTEPS".into(), 20), ("N".into(), 30)]);
+        let gemm = dataset_sizes(&kernel("gemm").unwrap(), "SMALL").unwrap();
+        assert_eq!(gemm.len(), 3);
+        for k in kernels() {
+            assert!(dataset_sizes(&k, "MINI").is_ok(), "{}", k.name);
+        }
+    }
 
     #[test]
     fn bundled_suite_has_thirty_kernels() {
