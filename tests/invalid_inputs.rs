@@ -28,8 +28,7 @@ fn expectation(path: &Path) -> (u32, String) {
 
 #[test]
 fn every_invalid_input_is_reported_with_its_line() {
-    let out_dir = std::env::temp_dir().join(format!("polyc-invalid-{}", std::process::id()));
-    std::fs::create_dir_all(&out_dir).unwrap();
+    let out_dir = polybench::harness::scratch_dir("invalid");
     let inputs = inputs();
     assert!(inputs.len() >= 12, "at least a dozen invalid inputs");
     let mut failures = Vec::new();

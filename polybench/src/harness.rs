@@ -139,11 +139,36 @@ pub fn compare_dumps(expected: &str, actual: &str) -> Option<String> {
 }
 
 /// A fresh scratch directory under the system temporary directory.
-pub fn scratch_dir(tag: &str) -> PathBuf {
+pub fn scratch_dir(tag: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("polyc-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("cannot create a scratch directory");
-    dir
+    Scratch(dir)
+}
+
+/// A scratch directory, removed when dropped unless the thread is panicking (a failed test's
+/// files stay for a look).
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// Run `job` on every item with as many threads as the machine has cores; results in order.

@@ -147,5 +147,4 @@ pub fn check_kernels(kernels: &[Kernel], datasets: &[&str], variants: &[Variant]
         failures.len(),
         failures.join("\n")
     );
-    let _ = std::fs::remove_dir_all(&work);
 }
