@@ -1,11 +1,12 @@
 //! The schedules the thesis and Pluto lead us to expect on known kernels: time-skewed bands on
 //! stencils, parallel dimensions on gemm, Figure 4.1's choice between a parallel loop and a
-//! wavefront, and Algorithm 4's separation of jacobi-2d's statements.
+//! wavefront, Algorithm 4's separation of jacobi-2d's statements, and smart fusion's guard for
+//! parallel loops.
 
 mod common;
 
 use common::{with_kernel, with_text};
-use pluto::{DimKind, PlutoOptions, Scheduled};
+use pluto::{DimKind, Fusion, PlutoOptions, Scheduled};
 use rosepolly::math::isl::Ctx;
 use rosepolly::model::Scop;
 
@@ -14,12 +15,17 @@ fn analyze(ctx: &Ctx, scop: &Scop, opts: &PlutoOptions) -> Scheduled {
 }
 
 fn kernel_schedule<R>(name: &str, f: impl FnOnce(&Scop, &Scheduled) -> R) -> R {
+    kernel_schedule_with(name, &PlutoOptions::default(), f)
+}
+
+fn kernel_schedule_with<R>(
+    name: &str,
+    opts: &PlutoOptions,
+    f: impl FnOnce(&Scop, &Scheduled) -> R,
+) -> R {
     let k = polybench::kernel(name).unwrap();
     with_kernel(&k, |ctx, scops| {
-        f(
-            &scops[0],
-            &analyze(ctx, &scops[0], &PlutoOptions::default()),
-        )
+        f(&scops[0], &analyze(ctx, &scops[0], opts))
     })
 }
 
@@ -79,6 +85,36 @@ fn gemm_i_and_j_are_parallel() {
             assert!(matches!(s.kinds[d], DimKind::Hyperplane { .. }));
         }
     });
+}
+
+/// Smart fusion's parallelism guard: fusing covariance's, correlation's and 3mm's nests along
+/// one loop leaves no parallel dimension (the later nests read every earlier column), while
+/// each nest alone has parallel outer loops; they are distributed instead, and every
+/// statement's outermost loop is parallel. Maximal fusion keeps them fused.
+#[test]
+fn fusion_that_serialises_parallel_nests_is_undone() {
+    for name in ["covariance", "correlation", "3mm"] {
+        kernel_schedule(name, |scop, r| {
+            let s = &r.schedule;
+            assert_eq!(s.kinds[0], DimKind::Scalar, "{name}: distributed first");
+            assert!(
+                s.parallel[1],
+                "{name}: the outermost loops are parallel: {:?}",
+                s.parallel
+            );
+            assert!(scop.statements.len() > 1);
+        });
+    }
+    kernel_schedule_with(
+        "3mm",
+        &PlutoOptions {
+            fusion: Fusion::MaxFuse,
+            ..Default::default()
+        },
+        |_, r| {
+            assert_ne!(r.schedule.kinds[0], DimKind::Scalar, "maximal fusion fuses");
+        },
+    );
 }
 
 #[test]
