@@ -26,20 +26,27 @@ pub fn runtime_dir() -> Result<PathBuf, String> {
         candidates.push(dir.clone());
         candidates.push(dir.join("deps"));
     }
-    candidates
-        .iter()
-        .find(|d| d.join("libavelas_rt.so").is_file())
-        .cloned()
-        .ok_or_else(|| {
-            format!(
-                "the run-time library libavelas_rt.so was not found (looked in {}); build it with `cargo build --release -p avelas-rt`, or set POLYC_RT_DIR to its directory",
-                candidates
-                    .iter()
-                    .map(|d| d.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })
+    // POLYC_RT_DIR wins; otherwise the newest copy (cargo refreshes the one in `deps` on every
+    // build of polyc, the one beside it only when avelas-rt itself is built).
+    let found = |d: &PathBuf| std::fs::metadata(d.join("libavelas_rt.so")).ok();
+    let chosen = match std::env::var_os("POLYC_RT_DIR") {
+        Some(_) if found(&candidates[0]).is_some() => Some(candidates[0].clone()),
+        _ => candidates
+            .iter()
+            .filter_map(|d| Some((found(d)?.modified().ok()?, d)))
+            .max_by_key(|(t, _)| *t)
+            .map(|(_, d)| d.clone()),
+    };
+    chosen.ok_or_else(|| {
+        format!(
+            "the run-time library libavelas_rt.so was not found (looked in {}); build it with `cargo build --release -p avelas-rt`, or set POLYC_RT_DIR to its directory",
+            candidates
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
 }
 
 /// Compiler flags a generated file of `target` needs.

@@ -76,10 +76,19 @@ pub fn runtime_dir() -> std::path::PathBuf {
         .parent()
         .expect("polyc is in a directory")
         .to_path_buf();
+    // The newest copy, as polyc chooses (src/build.rs).
     [bin.clone(), bin.join("deps")]
         .into_iter()
-        .find(|d| d.join("libavelas_rt.so").is_file())
-        .expect("cargo builds libavelas_rt.so for the tests (avelas-rt is a dev-dependency)")
+        .filter_map(|d| {
+            let t = std::fs::metadata(d.join("libavelas_rt.so"))
+                .ok()?
+                .modified()
+                .ok()?;
+            Some((t, d))
+        })
+        .max_by_key(|(t, _)| *t)
+        .map(|(_, d)| d)
+        .expect("cargo builds libavelas_rt.so for the tests (avelas-rt is a dependency)")
 }
 
 /// Link flags of programs that use avelas-rt.
