@@ -89,24 +89,13 @@ pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Sch
     }
     // Each round adds at least one dimension; this bound is never reached by a correct run.
     let limit = 4 * (scop.max_depth() + 1) + 2 * n + 8;
-    let mut distributions = 0;
     while !(st.full_rank() && st.pieces.is_empty()) {
         if st.kinds.len() > limit {
             return Err(PlutoError::NoProgress {
                 dims: st.kinds.len(),
             });
         }
-        let saved = (st.kinds.len(), st.pieces.clone());
         let found = if st.full_rank() { 0 } else { st.find_band() };
-        // Each distribution separates components for good, so it happens at most n times.
-        if found > 0 && distributions < n && st.fusion_serialises(saved.1.clone()) {
-            distributions += 1;
-            st.undo_band(saved.0, saved.1);
-            // A carried dependence joins two components, so the cut orders it.
-            let cut = st.cut(Cut::All, true);
-            debug_assert!(cut);
-            continue;
-        }
         if std::env::var_os("POLYC_DEBUG_PLUTO").is_some() {
             eprintln!(
                 "pluto: dims {} found {found} full {} pieces {}",
@@ -356,52 +345,6 @@ impl<'c> State<'_, 'c> {
             permutable: true,
             parallel,
         });
-    }
-
-    /// Smart fusion's guard for parallelism (after Pluto+'s typed fusion): the band just
-    /// found has no parallel dimension, yet only dependences *between* strongly connected
-    /// components keep one of its dimensions from being parallel. Fusing those components
-    /// turned parallel loops into a sequential one (correlation's loops over columns, fused
-    /// with the correlation matrix's, which reads every earlier column); distributing them
-    /// keeps each parallel. `pieces`: the dependences unsatisfied at the band's start.
-    fn fusion_serialises(&self, pieces: Vec<Piece<'c>>) -> bool {
-        let Some(band) = self.bands.last() else {
-            return false;
-        };
-        if self.opts.fusion != Fusion::SmartFuse || band.parallel.iter().any(|&p| p) {
-            return false;
-        }
-        let mut scc_of = vec![0; self.rows.len()];
-        let sccs = deltas::components(self.rows.len(), &pieces);
-        if sccs.len() < 2 {
-            return false;
-        }
-        for (k, comp) in sccs.iter().enumerate() {
-            comp.iter().for_each(|&s| scc_of[s] = k);
-        }
-        let mut within: Vec<Piece<'c>> = pieces
-            .into_iter()
-            .filter(|p| scc_of[p.src] == scc_of[p.sink])
-            .collect();
-        for d in band.start..band.start + band.depth {
-            if !deltas::any_carried(self.scop, &within, &self.rows, d) {
-                return true;
-            }
-            within = deltas::restrict(self.scop, within, &self.rows, d);
-        }
-        false
-    }
-
-    /// Forget the band found last: dimensions from `dims` on, and the unsatisfied dependences
-    /// as they were before it.
-    fn undo_band(&mut self, dims: usize, pieces: Vec<Piece<'c>>) {
-        for r in &mut self.rows {
-            r.truncate(r.len() - (self.kinds.len() - dims));
-        }
-        self.kinds.truncate(dims);
-        self.parallel.truncate(dims);
-        self.bands.pop();
-        self.pieces = pieces;
     }
 
     /// No hyperplane can be found (or every statement is full rank but dependences remain):

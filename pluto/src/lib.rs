@@ -31,7 +31,8 @@ pub enum Fusion {
     /// Distribute every strongly connected component of the dependence graph from the start.
     NoFuse,
     /// Fuse where hyperplanes allow; when stuck, first separate components of different loop
-    /// depths, then all components.
+    /// depths, then all components. When the distributed schedule gives more statements
+    /// parallel outer loops, it is used instead ([`schedule`]).
     #[default]
     SmartFuse,
     /// Fuse as much as possible; when stuck, cut as little as possible.
@@ -70,7 +71,29 @@ pub fn schedule<'c>(
     scop: &Scop<'c>,
     opts: &PlutoOptions,
 ) -> Result<Schedule, PlutoError> {
-    algorithm::run(ctx, scop, opts)
+    let fused = algorithm::run(ctx, scop, opts)?;
+    if opts.fusion != Fusion::SmartFuse {
+        return Ok(fused);
+    }
+    // Smart fusion fuses whenever a legal band exists, even when the fused loops carry
+    // dependences that each nest alone would not (covariance's nests fused along columns that
+    // the correlation nest reads back; atax's `y[j] +=` carried by the fused `i`). When the
+    // distributed schedule gives more statements parallel outer loops (then wavefronts), it is
+    // used instead (docs/decisions.md).
+    let depths: Vec<usize> = scop.statements.iter().map(|s| s.depth()).collect();
+    let total: usize = depths.iter().sum();
+    let have = fused.outer_parallelism(&depths);
+    if have.0 == total {
+        return Ok(fused);
+    }
+    let distributed = PlutoOptions {
+        fusion: Fusion::NoFuse,
+        ..*opts
+    };
+    Ok(match algorithm::run(ctx, scop, &distributed) {
+        Ok(d) if d.outer_parallelism(&depths) > have => d,
+        _ => fused,
+    })
 }
 
 /// A schedule with what the GPU mapping and the reports need besides it.

@@ -115,6 +115,34 @@ impl Schedule {
         self.kinds.len()
     }
 
+    /// How much of the SCoP can run in parallel at its outer loops, as `(parallel, wavefront)`:
+    /// the summed loop depths (`depths[s]`) of the statements whose outermost band (the first
+    /// holding one of their loops) has a parallel dimension, and of those whose outermost band
+    /// has one or at least two dimensions for wavefronts.
+    pub fn outer_parallelism(&self, depths: &[usize]) -> (usize, usize) {
+        let mut score = (0, 0);
+        for (s, depth) in depths.iter().enumerate() {
+            let Some(d) = (0..self.n_dims()).find(|&d| !self.rows[s][d].is_constant()) else {
+                continue;
+            };
+            let Some(band) = self
+                .bands
+                .iter()
+                .find(|b| (b.start..b.start + b.depth).contains(&d))
+            else {
+                continue;
+            };
+            let parallel = band.parallel.iter().any(|&p| p);
+            if parallel {
+                score.0 += depth;
+            }
+            if parallel || band.depth >= 2 {
+                score.1 += depth;
+            }
+        }
+        score
+    }
+
     /// Statement `s`'s schedule as isl text `{ S[i, j] -> [rows] }` (parameters included).
     pub fn isl_text(&self, scop: &Scop, s: usize) -> String {
         let st = &scop.statements[s];

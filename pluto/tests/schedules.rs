@@ -87,13 +87,14 @@ fn gemm_i_and_j_are_parallel() {
     });
 }
 
-/// Smart fusion's parallelism guard: fusing covariance's, correlation's and 3mm's nests along
-/// one loop leaves no parallel dimension (the later nests read every earlier column), while
-/// each nest alone has parallel outer loops; they are distributed instead, and every
-/// statement's outermost loop is parallel. Maximal fusion keeps them fused.
+/// Smart fusion gives way to distribution when that gives more statements parallel outer
+/// loops: fusing covariance's, correlation's and 3mm's nests along one loop leaves no parallel
+/// dimension (later nests read every earlier column), atax's and gemver's fused loop carries a
+/// sum; distributed, every statement's outermost loop is parallel. Maximal fusion keeps them
+/// fused; gemm, whose fused loops are parallel, stays fused.
 #[test]
-fn fusion_that_serialises_parallel_nests_is_undone() {
-    for name in ["covariance", "correlation", "3mm"] {
+fn smart_fusion_distributes_when_that_gives_parallel_outer_loops() {
+    for name in ["covariance", "correlation", "3mm", "atax", "gemver"] {
         kernel_schedule(name, |scop, r| {
             let s = &r.schedule;
             assert_eq!(s.kinds[0], DimKind::Scalar, "{name}: distributed first");
@@ -105,16 +106,16 @@ fn fusion_that_serialises_parallel_nests_is_undone() {
             assert!(scop.statements.len() > 1);
         });
     }
-    kernel_schedule_with(
-        "3mm",
-        &PlutoOptions {
-            fusion: Fusion::MaxFuse,
-            ..Default::default()
-        },
-        |_, r| {
-            assert_ne!(r.schedule.kinds[0], DimKind::Scalar, "maximal fusion fuses");
-        },
-    );
+    let max = PlutoOptions {
+        fusion: Fusion::MaxFuse,
+        ..Default::default()
+    };
+    kernel_schedule_with("3mm", &max, |_, r| {
+        assert_ne!(r.schedule.kinds[0], DimKind::Scalar, "maximal fusion fuses");
+    });
+    kernel_schedule("gemm", |_, r| {
+        assert_ne!(r.schedule.kinds[0], DimKind::Scalar, "gemm stays fused");
+    });
 }
 
 #[test]
