@@ -32,7 +32,7 @@ pub enum Fusion {
     NoFuse,
     /// Fuse where hyperplanes allow; when stuck, first separate components of different loop
     /// depths, then all components. When the distributed schedule gives more statements
-    /// parallel outer loops, it is used instead ([`schedule`]).
+    /// parallel outer loops, it is used instead ([`schedule()`]).
     #[default]
     SmartFuse,
     /// Fuse as much as possible; when stuck, cut as little as possible.
