@@ -159,7 +159,8 @@ enum TargetArg {
 enum FusionArg {
     /// Distribute every strongly connected component.
     No,
-    /// Pluto's default heuristic.
+    /// Pluto's default heuristic, distributing instead when that gives more statements parallel
+    /// outer loops.
     Smart,
     /// Fuse as much as possible.
     Max,
