@@ -6,17 +6,14 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{gcc, runtime_ldflags};
+use common::{gcc, runtime_ldflags, succeeded};
 
 fn run(exe: &Path, env: &[(&str, &str)]) -> String {
-    let out = Command::new(exe)
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeeded(
+        Command::new(exe)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap(),
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

@@ -19,11 +19,17 @@ pub fn gcc(src: &Path, exe: &Path, extra: &[String]) {
         .arg("-lm")
         .output()
         .unwrap();
+    succeeded(out);
+}
+
+/// `out`, after failing the test with its stderr unless the command succeeded.
+pub fn succeeded(out: std::process::Output) -> std::process::Output {
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
 }
 
 /// Run polyc; (exit status, stdout, stderr).
