@@ -10,11 +10,13 @@
 
 use std::fmt::Write;
 
+use rosepolly::math::isl::Ctx;
 use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::model::Scop;
 use rosepolly::syntax::{from_affine, FLOORD, MAX, MIN};
 
 use crate::c::{self, COptions, DeviceHooks};
+use crate::footprint;
 use crate::host::{indent, tile_loop};
 use crate::ir::{base, origin, size, GroupCode, GroupIr, KNode, ScopIr, TiledGroup};
 
@@ -360,14 +362,22 @@ fn opencl_math(func: &str) -> String {
 }
 
 /// Why a SCoP cannot run on a GPU target, if it cannot: an array whose inner extents the
-/// declaration does not give.
-pub fn unsupported(scop: &Scop) -> Option<String> {
+/// declaration does not give (kernels index arrays row-major), or whose first extent it does
+/// not give and whose accesses do not bound it either (the device buffer holds the rows the
+/// SCoP touches).
+pub fn unsupported<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Option<String> {
     for d in scop.symbols.data.values() {
-        if d.extents.iter().skip(1).any(Option::is_none)
-            || (d.extents.len() == 1 && d.extents[0].is_none())
+        if d.extents.iter().skip(1).any(Option::is_none) {
+            return Some(format!(
+                "array '{}' has an inner dimension whose extent its declaration does not give; the OpenCL and CUDA kernels index arrays row-major and need every extent but the first",
+                d.name
+            ));
+        }
+        if d.extents.first().is_some_and(Option::is_none)
+            && footprint::footprint(ctx, scop, &d.name).rows_c().is_none()
         {
             return Some(format!(
-                "array '{}' has a dimension whose extent its declaration does not give; the OpenCL and CUDA targets copy whole arrays to the device and need every extent",
+                "the declaration of array '{}' does not give its first extent, and its accesses do not bound it",
                 d.name
             ));
         }

@@ -91,7 +91,7 @@ pub fn compile(
                 "this SCoP is in an included file; polyc rewrites only the file it compiles",
             )));
         }
-        if let (Some(_), Some(why)) = (gpu, device::unsupported(scop)) {
+        if let Some(why) = gpu.and_then(|_| device::unsupported(ctx, scop)) {
             return Err(Diagnostics::one(Diagnostic::new(
                 scop.region.start.clone(),
                 format!("this SCoP cannot run on a GPU target: {why}"),

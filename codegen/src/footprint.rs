@@ -19,9 +19,13 @@ use rosepolly::compilation::deps;
 use rosepolly::math::isl::{BasicSet, Ctx, DimType, Set};
 use rosepolly::model::{AccessKind, Scop};
 
-/// An array's box: inclusive `(lower, upper)` C expressions per dimension, in the parameters.
+/// An array's box: inclusive `(lower, upper)` C expressions per dimension, in the parameters;
+/// `None` where the accesses give no upper bound (the run-time then clips to the array).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BoxBounds(pub Vec<(String, String)>);
+pub struct BoxBounds(pub Vec<(String, Option<String>)>);
+
+/// Stands for "no bound" in the generated arithmetic: far above any index, far below overflow.
+const UNBOUNDED: &str = "0x3fffffffffffffffL";
 
 /// What moves for one array.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,8 +111,8 @@ fn box_bounds(scop: &Scop, set: &Set) -> BoxBounds {
                     }
                 }
                 (
-                    fold("polyc_lmax", lower, "0"),
-                    fold("polyc_lmin", upper, "0x3fffffffffffffffL"),
+                    fold("polyc_lmax", lower).unwrap_or_else(|| "0".into()),
+                    fold("polyc_lmin", upper),
                 )
             })
             .collect(),
@@ -185,11 +189,22 @@ fn floor_div(params: &[String], coeffs: &[i64], c: i64, d: i64, ceil: bool) -> S
     }
 }
 
-fn fold(f: &str, terms: Vec<String>, empty: &str) -> String {
-    terms
-        .into_iter()
-        .reduce(|a, b| format!("{f}({a}, {b})"))
-        .unwrap_or_else(|| empty.to_string())
+fn fold(f: &str, terms: Vec<String>) -> Option<String> {
+    terms.into_iter().reduce(|a, b| format!("{f}({a}, {b})"))
+}
+
+impl Footprint {
+    /// A C expression for how many rows (indices of the first dimension) the device buffer
+    /// needs, for an array whose declaration does not give its first extent (`double *p`,
+    /// `double a[][N]`): one past the last row either box reaches. `None` when a box has no
+    /// upper bound there.
+    pub fn rows_c(&self) -> Option<String> {
+        let mut ends = Vec::new();
+        for b in [&self.live_in, &self.written].into_iter().flatten() {
+            ends.push(format!("({}) + 1", b.0.first()?.1.as_ref()?));
+        }
+        Some(format!("polyc_lmax(1L, {})", fold("polyc_lmax", ends)?))
+    }
 }
 
 /// Host helpers the transfers call, once per file.
@@ -226,9 +241,19 @@ static inline int polyc_whole_rows(int dims, const long *ext, const long *lo, co
 "#;
 
 /// C statements that set `in_range` and `out_range` (arrays of two `long`s, declared by the
-/// caller) to the element ranges to copy in and out, given the array's extents.
-pub fn ranges_c(fp: &Footprint, extents: &[String], in_range: &str, out_range: &str) -> String {
+/// caller) to the element ranges to copy in and out, given the array's extents (`None` for a
+/// first extent the declaration does not give: the range arithmetic does not need it).
+pub fn ranges_c(
+    fp: &Footprint,
+    extents: &[Option<String>],
+    in_range: &str,
+    out_range: &str,
+) -> String {
     let d = extents.len();
+    let extents: Vec<&str> = extents
+        .iter()
+        .map(|e| e.as_deref().unwrap_or(UNBOUNDED))
+        .collect();
     let mut s = String::from("{\n");
     let _ = writeln!(
         s,
@@ -237,7 +262,9 @@ pub fn ranges_c(fp: &Footprint, extents: &[String], in_range: &str, out_range: &
     );
     let box_c = |b: &BoxBounds, lo: &str, hi: &str, out: &str| {
         let (l, h): (Vec<&str>, Vec<&str>) =
-            b.0.iter().map(|(l, h)| (l.as_str(), h.as_str())).unzip();
+            b.0.iter()
+                .map(|(l, h)| (l.as_str(), h.as_deref().unwrap_or(UNBOUNDED)))
+                .unzip();
         format!(
             "  const long {lo}[{d}] = {{{}}}, {hi}[{d}] = {{{}}};\n  polyc_span({d}, polyc_ext, {lo}, {hi}, {out});\n",
             l.join(", "),

@@ -30,15 +30,17 @@ pub struct GpuHost<'a> {
     labels: Cell<usize>,
 }
 
-/// `name`'s size in bytes, from its declared extents.
-fn bytes(scop: &Scop, name: &str) -> String {
+/// `name`'s size in bytes on the device: its declared extents, with `rows` standing for a
+/// first extent the declaration does not give.
+fn bytes(scop: &Scop, name: &str, rows: Option<&str>) -> String {
     let d = scop.symbols.get(name).expect("kernel arguments are data");
     let mut parts: Vec<String> = d
         .extents
         .iter()
-        .map(|e| {
-            let e = e.as_ref().expect("extents were checked");
-            format!("(size_t)({})", from_affine(e))
+        .map(|e| match (e, rows) {
+            (Some(e), _) => format!("(size_t)({})", from_affine(e)),
+            (None, Some(r)) => format!("(size_t)({r})"),
+            (None, None) => unreachable!("device::unsupported checks inner extents"),
         })
         .collect();
     parts.push(format!("sizeof({})", d.elem_type));
@@ -170,16 +172,12 @@ impl<'a> GpuHost<'a> {
                 .find(|(n, _)| n == name)
                 .map(|(_, f)| f)
                 .expect("every array has a footprint");
-            let extents: Vec<String> = d
+            let extents: Vec<Option<String>> = d
                 .extents
                 .iter()
-                .map(|e| {
-                    format!(
-                        "(long)({})",
-                        from_affine(e.as_ref().expect("extents were checked"))
-                    )
-                })
+                .map(|e| e.as_ref().map(|e| format!("(long)({})", from_affine(e))))
                 .collect();
+            let rows = fp.rows_c();
             let (r_in, r_out) = (format!("polyc_in_{name}"), format!("polyc_out_{name}"));
             let _ = writeln!(set, "long {r_in}[2], {r_out}[2];");
             set.push_str(&footprint::ranges_c(fp, &extents, &r_in, &r_out));
@@ -192,7 +190,7 @@ impl<'a> GpuHost<'a> {
             };
             (
                 name.to_string(),
-                bytes(self.scop, name),
+                bytes(self.scop, name, rows.as_deref()),
                 range(&r_in),
                 written.then(|| range(&r_out)),
             )

@@ -283,9 +283,25 @@ fn collect_extents(
     out: &mut Vec<Extent>,
     is_function: &mut bool,
 ) {
-    if let ast::DeclaratorKind::Declarator(inner) = &d.kind.node {
-        collect_extents(conv, &inner.node, out, is_function);
+    // `double (*rows)[N]`: the parenthesised declarator applies first (a pointer) to what the
+    // outer one says (arrays of N), so the outer extents are collected first and the pointer
+    // then adds the outer unknown extent.
+    let inner = match &d.kind.node {
+        ast::DeclaratorKind::Declarator(inner) => Some(&inner.node),
+        _ => None,
+    };
+    collect_own_extents(conv, d, out, is_function);
+    if let Some(inner) = inner {
+        collect_extents(conv, inner, out, is_function);
     }
+}
+
+fn collect_own_extents(
+    conv: &ExprConverter,
+    d: &ast::Declarator,
+    out: &mut Vec<Extent>,
+    is_function: &mut bool,
+) {
     for derived in &d.derived {
         match &derived.node {
             DerivedDeclarator::Array(a) => out.push(match &a.node.size {
