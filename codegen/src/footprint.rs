@@ -19,10 +19,15 @@ use rosepolly::compilation::deps;
 use rosepolly::math::isl::{BasicSet, Ctx, DimType, Set};
 use rosepolly::model::{AccessKind, Scop};
 
-/// An array's box: inclusive `(lower, upper)` C expressions per dimension, in the parameters;
-/// `None` where the accesses give no upper bound (the run-time then clips to the array).
+/// An array's box: inclusive `(lower, upper)` C expressions per dimension, in the parameters
+/// (`None` where the accesses give no upper bound: the run-time then clips to the array), and
+/// the conditions on the parameters alone under which the box is not empty (`T >= 1` when the
+/// accesses sit in a loop `t < T` that does not index the array).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BoxBounds(pub Vec<(String, Option<String>)>);
+pub struct BoxBounds {
+    pub dims: Vec<(String, Option<String>)>,
+    pub guard: Vec<String>,
+}
 
 /// Stands for "no bound" in the generated arithmetic: far above any index, far below overflow.
 const UNBOUNDED: &str = "0x3fffffffffffffffL";
@@ -85,38 +90,42 @@ fn is_box(set: &Set) -> bool {
 }
 
 /// Per dimension, the largest lower bound and the smallest upper bound of the convex hull of
-/// `set`'s projection, as C expressions (`0` and a huge value stand in for missing bounds; the
-/// run-time clips the box to the array).
+/// `set`'s projection, as C expressions (`0` stands in for a missing lower bound), and the hulls'
+/// constraints on the parameters alone. [`is_box`] builds its box from the same hulls, guard
+/// included, so "the set equals its box" holds of the box the C code moves.
 fn box_bounds(scop: &Scop, set: &Set) -> BoxBounds {
-    let d = set.dim(DimType::Set);
-    BoxBounds(
-        (0..d)
-            .map(|k| {
-                let hull = dim_hull(set, k);
-                let params = param_c_names(scop, set);
-                let (eqs, ineqs) = hull.constraint_rows();
-                let rows = eqs
-                    .iter()
-                    .flat_map(|r| [r.clone(), r.iter().map(|x| -x).collect()])
-                    .chain(ineqs);
-                let (mut lower, mut upper) = (Vec::new(), Vec::new());
-                for r in rows {
-                    let (a, coeffs, c) = (r[params.len()], &r[..params.len()], r[r.len() - 1]);
-                    // a·x + coeffs·params + c >= 0.
-                    if a > 0 {
-                        let neg: Vec<i64> = coeffs.iter().map(|x| -x).collect();
-                        lower.push(floor_div(&params, &neg, -c, a, true));
-                    } else if a < 0 {
-                        upper.push(floor_div(&params, coeffs, c, -a, false));
+    let params = param_c_names(scop, set);
+    let mut guard = Vec::new();
+    let dims = (0..set.dim(DimType::Set))
+        .map(|k| {
+            let (eqs, ineqs) = dim_hull(set, k).constraint_rows();
+            let rows = eqs
+                .iter()
+                .flat_map(|r| [r.clone(), r.iter().map(|x| -x).collect()])
+                .chain(ineqs);
+            let (mut lower, mut upper) = (Vec::new(), Vec::new());
+            for r in rows {
+                let (a, coeffs, c) = (r[params.len()], &r[..params.len()], r[r.len() - 1]);
+                // a·x + coeffs·params + c >= 0.
+                if a > 0 {
+                    let neg: Vec<i64> = coeffs.iter().map(|x| -x).collect();
+                    lower.push(floor_div(&params, &neg, -c, a, true));
+                } else if a < 0 {
+                    upper.push(floor_div(&params, coeffs, c, -a, false));
+                } else {
+                    let cond = format!("{} >= 0", c_linear(&params, coeffs, c));
+                    if !guard.contains(&cond) {
+                        guard.push(cond);
                     }
                 }
-                (
-                    fold("polyc_lmax", lower).unwrap_or_else(|| "0".into()),
-                    fold("polyc_lmin", upper),
-                )
-            })
-            .collect(),
-    )
+            }
+            (
+                fold("polyc_lmax", lower).unwrap_or_else(|| "0".into()),
+                fold("polyc_lmin", upper),
+            )
+        })
+        .collect();
+    BoxBounds { dims, guard }
 }
 
 /// The C names of `set`'s parameters, in its order (which projections keep).
@@ -201,7 +210,7 @@ impl Footprint {
     pub fn rows_c(&self) -> Option<String> {
         let mut ends = Vec::new();
         for b in [&self.live_in, &self.written].into_iter().flatten() {
-            ends.push(format!("({}) + 1", b.0.first()?.1.as_ref()?));
+            ends.push(format!("({}) + 1", b.dims.first()?.1.as_ref()?));
         }
         Some(format!("polyc_lmax(1L, {})", fold("polyc_lmax", ends)?))
     }
@@ -261,10 +270,15 @@ pub fn ranges_c(
         extents.join(", ")
     );
     let box_c = |b: &BoxBounds, lo: &str, hi: &str, out: &str| {
-        let (l, h): (Vec<&str>, Vec<&str>) =
-            b.0.iter()
-                .map(|(l, h)| (l.as_str(), h.as_deref().unwrap_or(UNBOUNDED)))
-                .unzip();
+        let (mut l, h): (Vec<String>, Vec<&str>) = b
+            .dims
+            .iter()
+            .map(|(l, h)| (l.clone(), h.as_deref().unwrap_or(UNBOUNDED)))
+            .unzip();
+        // Where the guard fails the box is empty: a first lower bound above every index.
+        if !b.guard.is_empty() {
+            l[0] = format!("({}) ? {} : {UNBOUNDED}", b.guard.join(" && "), l[0]);
+        }
         format!(
             "  const long {lo}[{d}] = {{{}}}, {hi}[{d}] = {{{}}};\n  polyc_span({d}, polyc_ext, {lo}, {hi}, {out});\n",
             l.join(", "),

@@ -92,7 +92,9 @@ pub fn dataset_sizes(k: &Kernel, dataset: &str) -> io::Result<Vec<(String, i64)>
     let mut open: Vec<bool> = Vec::new();
     for line in text.lines() {
         let words: Vec<&str> = line.trim_start_matches('#').split_whitespace().collect();
-        let selects = |cond: &&str| cond.contains(&mark) && !cond.starts_with('!');
+        // `defined(MINI_DATASET)` or `MINI_DATASET`, the whole name (LARGE is not EXTRALARGE).
+        let selects =
+            |cond: &&str| cond.trim_start_matches("defined(").trim_end_matches(')') == mark;
         match words.as_slice() {
             [kw, cond, ..] if matches!(*kw, "if" | "ifdef") => open.push(selects(cond)),
             ["ifndef", ..] => open.push(false),
@@ -146,6 +148,12 @@ mod tests {
         assert_eq!(sizes, vec![("TSTEPS".into(), 20), ("N".into(), 30)]);
         let gemm = dataset_sizes(&kernel("gemm").unwrap(), "SMALL").unwrap();
         assert_eq!(gemm.len(), 3);
+        let large = dataset_sizes(&kernel("gemm").unwrap(), "LARGE").unwrap();
+        assert_eq!(
+            large.len(),
+            3,
+            "LARGE's sizes only, not EXTRALARGE's: {large:?}"
+        );
         for k in kernels() {
             assert!(dataset_sizes(&k, "MINI").is_ok(), "{}", k.name);
         }

@@ -259,11 +259,11 @@ fn symbol(
     }
     let (elem_type, typedef_extents) = typedefs.resolve(&words);
     extents.extend(typedef_extents);
-    // A pointer parameter is an array of unknown extent to a SCoP (`T p[]` already is one).
-    let is_pointer = d
-        .derived
-        .iter()
-        .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)));
+    // A pointer parameter is an array of unknown extent to a SCoP (`T p[]` already is one); an
+    // array of pointers (`T *a[N]`) is not one block of memory and gets no extra extent.
+    let has = |f: fn(&DerivedDeclarator) -> bool| d.derived.iter().any(|x| f(&x.node));
+    let is_pointer = has(|x| matches!(x, DerivedDeclarator::Pointer(_)))
+        && !has(|x| matches!(x, DerivedDeclarator::Array(_)));
     if is_parameter && is_pointer && extents.first() != Some(&Extent::Unknown) {
         extents.insert(0, Extent::Unknown);
     }
@@ -283,25 +283,19 @@ fn collect_extents(
     out: &mut Vec<Extent>,
     is_function: &mut bool,
 ) {
-    // `double (*rows)[N]`: the parenthesised declarator applies first (a pointer) to what the
-    // outer one says (arrays of N), so the outer extents are collected first and the pointer
-    // then adds the outer unknown extent.
-    let inner = match &d.kind.node {
-        ast::DeclaratorKind::Declarator(inner) => Some(&inner.node),
-        _ => None,
-    };
-    collect_own_extents(conv, d, out, is_function);
-    if let Some(inner) = inner {
-        collect_extents(conv, inner, out, is_function);
+    // A declarator reads from the name outwards: a parenthesised inner declarator applies first,
+    // so its arrays are the outer dimensions; a pointer there (`double (*a)[N]`) points to the
+    // arrays the outer declarator adds, one dimension of unknown extent in front of them. (An
+    // inner array of pointers, `double (*a[4])[N]`, is not one block of memory: no extent is
+    // added, and two subscripts on it are reported.)
+    let mut pointer_to_arrays = false;
+    if let ast::DeclaratorKind::Declarator(inner) = &d.kind.node {
+        collect_extents(conv, &inner.node, out, is_function);
+        let has = |f: fn(&DerivedDeclarator) -> bool| inner.node.derived.iter().any(|x| f(&x.node));
+        pointer_to_arrays = has(|x| matches!(x, DerivedDeclarator::Pointer(_)))
+            && !has(|x| matches!(x, DerivedDeclarator::Array(_)));
     }
-}
-
-fn collect_own_extents(
-    conv: &ExprConverter,
-    d: &ast::Declarator,
-    out: &mut Vec<Extent>,
-    is_function: &mut bool,
-) {
+    let before = out.len();
     for derived in &d.derived {
         match &derived.node {
             DerivedDeclarator::Array(a) => out.push(match &a.node.size {
@@ -310,17 +304,14 @@ fn collect_own_extents(
                 }
                 _ => Extent::Unknown,
             }),
-            DerivedDeclarator::Pointer(_) => {
-                if !out.is_empty() {
-                    // A pointer to arrays (`double (*A)[N]`) adds an outer unknown extent.
-                    out.insert(0, Extent::Unknown);
-                }
-            }
             DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_) => {
                 *is_function = true
             }
-            DerivedDeclarator::Block(_) => {}
+            DerivedDeclarator::Pointer(_) | DerivedDeclarator::Block(_) => {}
         }
+    }
+    if pointer_to_arrays && out.len() > before {
+        out.insert(before, Extent::Unknown);
     }
 }
 
