@@ -239,12 +239,16 @@ fn main() {
     let mut o = options();
     // `cargo test --all-targets` runs this binary without `--bench`: one quick pass over one
     // small kernel then shows that the benchmark still builds, runs and compares everything.
+    // (Its table goes to a scratch directory that lives until the end of main.)
+    let mut _smoke = None;
     if !std::env::args().any(|a| a == "--bench") {
         o.kernels = vec!["jacobi-1d".into()];
         o.datasets = vec!["MINI".into()];
         o.runs = 1;
         o.sizes = vec!["8".into()];
-        o.out = harness::scratch_dir("bench-tiling-smoke").join("table.md");
+        let dir = harness::scratch_dir("bench-tiling-smoke");
+        o.out = dir.join("table.md");
+        _smoke = Some(dir);
     }
     let work = harness::scratch_dir("bench-tiling");
     let mut table = String::new();
@@ -336,5 +340,4 @@ fn main() {
     if let Err(e) = std::fs::write(&o.out, table) {
         eprintln!("bench-tiling: cannot write {}: {e}", o.out.display());
     }
-    let _ = std::fs::remove_dir_all(&work);
 }

@@ -31,13 +31,10 @@ pub fn with_kernel<R>(k: &polybench::Kernel, f: impl FnOnce(&Ctx, &[Scop]) -> R)
 
 /// Extract C text written to a scratch file.
 pub fn with_text<R>(name: &str, text: &str, f: impl FnOnce(&Ctx, &[Scop]) -> R) -> R {
-    let dir = std::env::temp_dir().join(format!("polyc-pluto-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = polybench::harness::scratch_dir(&format!("pluto-{name}"));
     let path = dir.join(format!("{name}.c"));
     std::fs::write(&path, text).unwrap();
-    let r = with_scops(&path, &SourceOptions::default(), f);
-    let _ = std::fs::remove_file(&path);
-    r
+    with_scops(&path, &SourceOptions::default(), f)
 }
 
 /// Small values for a SCoP's parameters.
