@@ -21,7 +21,7 @@ const EXPECTED_BYTES: usize = 8 * (5160 + 2 * 4960 + 20000 + 2 * 99);
 /// The OpenCL build of `input` (under tests/inputs/footprint) and gcc's build of the original;
 /// `None` (with the reason printed) without an OpenCL platform.
 fn builds(input: &str, work: &Path) -> Option<(std::process::Output, std::path::PathBuf)> {
-    if !std::fs::read_dir("/etc/OpenCL/vendors").is_ok_and(|mut d| d.next().is_some()) {
+    if !common::opencl_present() {
         println!("skipped: no OpenCL platform is installed (scripts/setup.sh installs PoCL)");
         return None;
     }
@@ -32,17 +32,24 @@ fn builds(input: &str, work: &Path) -> Option<(std::process::Output, std::path::
     gcc(&src, &orig, &[]);
     let expected = succeeded(Command::new(&orig).output().unwrap());
     let out = work.join("opencl.c");
-    let (code, _, err) = common::polyc(&[
-        src.to_str().unwrap(),
-        "--target",
-        "opencl",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let (code, err) = common::polyc_to(&src, "opencl", &out);
     assert_eq!(code, 0, "{err}");
     let exe = work.join("opencl");
     gcc(&out, &exe, &runtime_ldflags());
     Some((expected, exe))
+}
+
+/// Run `exe` at each of `sizes`: its output must be `expected`'s and each profile line's
+/// transfer_bytes `bytes`.
+fn check_runs(exe: &Path, expected: &std::process::Output, sizes: &[&str], bytes: &[usize]) {
+    for sizes in sizes {
+        let (stdout, moved) = run(exe, sizes);
+        assert!(
+            stdout == expected.stdout,
+            "tile sizes {sizes}: the output differs from the original's"
+        );
+        assert_eq!(moved, bytes, "tile sizes {sizes}");
+    }
 }
 
 /// Run `exe` with tile sizes `sizes` and the profile on; (stdout, the transfer_bytes of each
@@ -74,14 +81,12 @@ fn footprints_move_only_what_the_scop_touches() {
     let Some((expected, exe)) = builds("partial.c", &work) else {
         return;
     };
-    for sizes in ["1", "3,5,7", "32", "1000"] {
-        let (stdout, bytes) = run(&exe, sizes);
-        assert!(
-            stdout == expected.stdout,
-            "tile sizes {sizes}: the output differs from the original's"
-        );
-        assert_eq!(bytes, [EXPECTED_BYTES], "tile sizes {sizes}");
-    }
+    check_runs(
+        &exe,
+        &expected,
+        &["1", "3,5,7", "32", "1000"],
+        &[EXPECTED_BYTES],
+    );
 }
 
 /// A pointer (`double *v`, `const double *w`) and a pointer to rows (`double (*rows)[64]`), with
@@ -112,14 +117,7 @@ fn arrays_without_a_first_extent_get_buffers_from_their_footprints() {
     let rows_in = (41 * 64 + 63) - 64 + 1;
     let rows_out = (41 * 64 + 62) - (2 * 64 + 1) + 1;
     let expected_bytes = 8 * (298 + 300 + rows_in + rows_out);
-    for sizes in ["1", "3,5,7", "32"] {
-        let (stdout, bytes) = run(&exe, sizes);
-        assert!(
-            stdout == expected.stdout,
-            "tile sizes {sizes}: the output differs from the original's"
-        );
-        assert_eq!(bytes, [expected_bytes], "tile sizes {sizes}");
-    }
+    check_runs(&exe, &expected, &["1", "3,5,7", "32"], &[expected_bytes]);
 }
 
 /// A write box that depends on a parameter no subscript mentions (`t < T` around `B[i] = ...`):
@@ -131,13 +129,8 @@ fn boxes_empty_for_some_parameters_move_nothing() {
     let Some((expected, exe)) = builds("guarded.c", &work) else {
         return;
     };
-    let (stdout, bytes) = run(&exe, "16");
-    assert!(
-        stdout == expected.stdout,
-        "the output differs from the original's"
-    );
     // T = 0: nothing read or written; T = 3: A in, B out (written whole), 100 doubles each.
-    assert_eq!(bytes, [0, 8 * 200]);
+    check_runs(&exe, &expected, &["16"], &[0, 8 * 200]);
 }
 
 /// Arrays the GPU targets cannot lay out are errors naming the line, with exit status 1 and no
@@ -160,13 +153,7 @@ fn arrays_a_gpu_cannot_lay_out_are_reported() {
         std::fs::write(&src, text).unwrap();
         for target in ["opencl", "cuda"] {
             let out = work.join(format!("out-{k}-{target}.c"));
-            let (code, _, err) = common::polyc(&[
-                src.to_str().unwrap(),
-                "--target",
-                target,
-                "-o",
-                out.to_str().unwrap(),
-            ]);
+            let (code, err) = common::polyc_to(&src, target, &out);
             assert_eq!(code, 1, "{target}: {err}");
             assert!(err.contains(expected), "{target}: {err}");
             assert!(!out.exists(), "{target}: no output file on an error");

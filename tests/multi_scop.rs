@@ -25,22 +25,15 @@ fn three_scops_in_two_functions_keep_their_results() {
     let orig = work.join("orig");
     gcc(&src, &orig, &[]);
     let expected = run(&orig, &[]);
-    let opencl = std::fs::read_dir("/etc/OpenCL/vendors").is_ok_and(|mut d| d.next().is_some());
     let mut targets = vec![("c", vec!["-fopenmp".to_string()])];
-    if opencl {
+    if common::opencl_present() {
         targets.push(("opencl", runtime_ldflags()));
     } else {
         println!("skipped the OpenCL part: no OpenCL platform is installed");
     }
     for (target, flags) in targets {
         let out = work.join(format!("three-{target}.c"));
-        let (code, _, err) = common::polyc(&[
-            src.to_str().unwrap(),
-            "--target",
-            target,
-            "-o",
-            out.to_str().unwrap(),
-        ]);
+        let (code, err) = common::polyc_to(&src, target, &out);
         assert_eq!(code, 0, "{err}");
         let text = std::fs::read_to_string(&out).unwrap();
         assert_eq!(

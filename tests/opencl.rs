@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{check_kernels, runtime_ldflags, Variant};
+use common::{check_kernels, opencl_present, runtime_ldflags, Variant};
 use polybench::Kernel;
 
 /// Four settings: one, odd and mixed, wide, larger than every problem. (Each work-group size
@@ -19,14 +19,6 @@ const RUNS: &[&[(&str, &str)]] = &[
 
 /// With every tile run by intra-tile wavefronts (`--intra-wavefront`).
 const WAVEFRONT_RUNS: &[&[(&str, &str)]] = &[&[("POLYC_TILE_SIZES", "16,8,4")]];
-
-/// Is an OpenCL platform installed? (setup.sh installs PoCL; a machine without one skips.)
-fn opencl_present() -> bool {
-    let dir = std::env::var_os("OCL_ICD_VENDORS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| "/etc/OpenCL/vendors".into());
-    std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some())
-}
 
 fn check_suite(kernels: &[Kernel], tag: &str) {
     let variants = [

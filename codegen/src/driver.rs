@@ -245,11 +245,8 @@ pub fn generate_c(
         )),
     };
     let rec = RecoveryOptions {
-        iterators: &iterators,
         row: if opts.otl { Some(&row) } else { None },
-        extra_params: &[],
-        context: "",
-        virtual_statements: &[],
+        ..RecoveryOptions::new(&iterators)
     };
     let mut program = syntax::recover(ctx, scop, schedule.union_map(ctx, scop), &rec);
     program.loops_mut(&mut |l, _| l.parallel = schedule.parallel[l.dim]);

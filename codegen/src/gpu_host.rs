@@ -4,7 +4,6 @@
 //! everything; the CUDA host moves its arrays and launches its kernels with the CUDA runtime
 //! API, checking every call, and asks avelas-rt for the buckets' device copies.
 
-use std::cell::Cell;
 use std::fmt::Write;
 
 use rosepolly::model::expr::Expr;
@@ -14,7 +13,7 @@ use rosepolly::syntax::from_affine;
 use crate::c::{self, COptions};
 use crate::device::{kernel_args, kernel_name, Dialect, KernelArg, RUNTIME_ARGS};
 use crate::footprint::{self, Footprint};
-use crate::host::{group_opening, indent, TileWalk};
+use crate::host::{group_opening, indent, Labels, TileWalk};
 use crate::ir::{size, tile, GroupCode, GroupIr, ScopIr, ThreadLayout};
 use crate::openmp::{epilogue, prologue};
 
@@ -27,7 +26,7 @@ pub struct GpuHost<'a> {
     pub source: String,
     /// What moves of each array, by name.
     pub footprints: Vec<(String, Footprint)>,
-    labels: Cell<usize>,
+    labels: Labels,
 }
 
 /// `name`'s size in bytes on the device: its declared extents, with `rows` standing for a
@@ -61,7 +60,7 @@ impl<'a> GpuHost<'a> {
             dialect,
             source,
             footprints,
-            labels: Cell::new(0),
+            labels: Labels::default(),
         }
     }
 
@@ -336,8 +335,6 @@ impl<'a> GpuHost<'a> {
                 let visit = format!(
                     "long polyc_c[] = {{{coords}}};\navelas_tile_bucket_push(polyc_tb{g}, polyc_full, polyc_c);\n"
                 );
-                let label = self.labels.get();
-                self.labels.set(label + 1);
                 let walk = TileWalk {
                     scop: self.scop,
                     group,
@@ -345,7 +342,7 @@ impl<'a> GpuHost<'a> {
                     openmp: false,
                     visit,
                     flush: launch,
-                    label: format!("polyc_probed_{}_{label}", self.scop.id),
+                    label: self.labels.next(self.scop.id),
                 };
                 out.push_str(&indent(&walk.print(), 2));
             }
@@ -380,42 +377,31 @@ impl<'a> GpuHost<'a> {
                     KernelArg::Scalar { name, .. } => name.clone(),
                 });
             }
-            let _ = writeln!(s, "{{");
-            let _ = writeln!(
+            let _ = write!(
                 s,
-                "  const long polyc_n = avelas_tile_bucket_size(polyc_tb{i});"
+                r#"{{
+  const long polyc_n = avelas_tile_bucket_size(polyc_tb{i});
+  long polyc_stride = 0;
+  const void *polyc_dtb = avelas_cuda_tile_bucket(polyc_tb{i}, &polyc_stride);
+  unsigned polyc_gx = 1, polyc_gy = 1;
+  avelas_cuda_grid(polyc_n, &polyc_gx, &polyc_gy);
+  const int polyc_timed = avelas_profile();
+  if (polyc_timed) POLYC_CUDA(cudaEventRecord(polyc_ev0, 0));
+  {kernel}<<<dim3(polyc_gx, polyc_gy), dim3((unsigned)avelas_thread_bucket_work_group(polyc_th{i}))>>>({values});
+  POLYC_CUDA(cudaGetLastError());
+  if (polyc_timed) {{
+    float polyc_ms = 0;
+    POLYC_CUDA(cudaEventRecord(polyc_ev1, 0));
+    POLYC_CUDA(cudaEventSynchronize(polyc_ev1));
+    POLYC_CUDA(cudaEventElapsedTime(&polyc_ms, polyc_ev0, polyc_ev1));
+    polyc_kernel_ms += polyc_ms;
+  }}
+  polyc_launches++;
+}}
+"#,
+                kernel = kernel_name(self.ir.id, i),
+                values = values.join(", ")
             );
-            let _ = writeln!(s, "  long polyc_stride = 0;");
-            let _ = writeln!(
-                s,
-                "  const void *polyc_dtb = avelas_cuda_tile_bucket(polyc_tb{i}, &polyc_stride);"
-            );
-            let _ = writeln!(s, "  unsigned polyc_gx = 1, polyc_gy = 1;");
-            let _ = writeln!(s, "  avelas_cuda_grid(polyc_n, &polyc_gx, &polyc_gy);");
-            let _ = writeln!(s, "  const int polyc_timed = avelas_profile();");
-            let _ = writeln!(
-                s,
-                "  if (polyc_timed) POLYC_CUDA(cudaEventRecord(polyc_ev0, 0));"
-            );
-            let _ = writeln!(
-                s,
-                "  {}<<<dim3(polyc_gx, polyc_gy), dim3((unsigned)avelas_thread_bucket_work_group(polyc_th{i}))>>>({});",
-                kernel_name(self.ir.id, i),
-                values.join(", ")
-            );
-            let _ = writeln!(s, "  POLYC_CUDA(cudaGetLastError());");
-            let _ = writeln!(s, "  if (polyc_timed) {{");
-            let _ = writeln!(s, "    float polyc_ms = 0;");
-            let _ = writeln!(s, "    POLYC_CUDA(cudaEventRecord(polyc_ev1, 0));");
-            let _ = writeln!(s, "    POLYC_CUDA(cudaEventSynchronize(polyc_ev1));");
-            let _ = writeln!(
-                s,
-                "    POLYC_CUDA(cudaEventElapsedTime(&polyc_ms, polyc_ev0, polyc_ev1));"
-            );
-            let _ = writeln!(s, "    polyc_kernel_ms += polyc_ms;");
-            let _ = writeln!(s, "  }}");
-            let _ = writeln!(s, "  polyc_launches++;");
-            let _ = writeln!(s, "}}");
         } else {
             for (j, a) in args.iter().enumerate() {
                 let idx = RUNTIME_ARGS + j;

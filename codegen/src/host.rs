@@ -7,6 +7,7 @@
 //! passes Algorithm 5's fullness test is non-empty; any other one runs the emptiness probe
 //! (the tile's loops, leaving at the first statement instance).
 
+use std::cell::Cell;
 use std::fmt::Write;
 
 use rosepolly::model::Scop;
@@ -30,6 +31,19 @@ pub struct TileWalk<'a> {
     pub flush: String,
     /// A label unique in the generated function.
     pub label: String,
+}
+
+/// Labels of the emptiness probes, unique in one generated function.
+#[derive(Default)]
+pub struct Labels(Cell<usize>);
+
+impl Labels {
+    /// The next label of SCoP `scop`: `polyc_probed_<scop>_<n>`.
+    pub fn next(&self, scop: usize) -> String {
+        let n = self.0.get();
+        self.0.set(n + 1);
+        format!("polyc_probed_{scop}_{n}")
+    }
 }
 
 fn origin_decl(k: usize) -> String {

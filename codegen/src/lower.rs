@@ -96,13 +96,7 @@ impl Lowering<'_, '_> {
         let iterators: Vec<String> = (0..schedule.n_dims())
             .map(|d| format!("{}{d}", self.prefix))
             .collect();
-        let rec = RecoveryOptions {
-            iterators: &iterators,
-            row: None,
-            extra_params: &[],
-            context: "",
-            virtual_statements: &[],
-        };
+        let rec = RecoveryOptions::new(&iterators);
         let program = syntax::recover(
             self.ctx,
             self.scop,
@@ -221,11 +215,8 @@ impl Lowering<'_, '_> {
             .map(|d| self.iterator(OutDim::Sched(d)))
             .collect();
         let rec = RecoveryOptions {
-            iterators: &iterators,
-            row: None,
-            extra_params: &[],
-            context: "",
             virtual_statements: &names,
+            ..RecoveryOptions::new(&iterators)
         };
         syntax::recover(self.ctx, scop, u, &rec)
     }
@@ -462,11 +453,10 @@ impl Lowering<'_, '_> {
         let context = ctx_terms.join(" and ");
         let extra = self.extra_params();
         let rec = RecoveryOptions {
-            iterators: &iterators,
             row: if otl { Some(&row) } else { None },
             extra_params: &extra,
             context: &context,
-            virtual_statements: &[],
+            ..RecoveryOptions::new(&iterators)
         };
         let mut program = syntax::recover(self.ctx, scop, u, &rec);
         let parallel = &self.schedule.parallel;

@@ -6,14 +6,13 @@
 //! Tile sizes are run-time values (`polyc_T<k>`, read from `POLYC_TILE_SIZES` when the SCoP is
 //! entered) unless `--fixed-tile-sizes` makes them constants; nothing else changes with them.
 
-use std::cell::Cell;
 use std::fmt::Write;
 
 use rosepolly::model::expr::Expr;
 use rosepolly::model::Scop;
 
 use crate::c::{self, COptions};
-use crate::host::{group_opening, indent, TileWalk};
+use crate::host::{group_opening, indent, Labels, TileWalk};
 use crate::ir::{size, GroupCode, ScopIr};
 
 /// Prints one lowered SCoP as C+OpenMP.
@@ -24,7 +23,7 @@ pub struct OpenMp<'a> {
     pub openmp: bool,
     /// Tile sizes fixed at compile time (`--fixed-tile-sizes`), for comparison only.
     pub fixed_sizes: Option<&'a [i64]>,
-    labels: Cell<usize>,
+    labels: Labels,
 }
 
 impl<'a> OpenMp<'a> {
@@ -39,7 +38,7 @@ impl<'a> OpenMp<'a> {
             ir,
             openmp,
             fixed_sizes,
-            labels: Cell::new(0),
+            labels: Labels::default(),
         }
     }
 
@@ -119,8 +118,6 @@ impl<'a> OpenMp<'a> {
                     ),
                     None => partial,
                 };
-                let label = self.labels.get();
-                self.labels.set(label + 1);
                 let walk = TileWalk {
                     scop: self.scop,
                     group,
@@ -128,7 +125,7 @@ impl<'a> OpenMp<'a> {
                     openmp: self.openmp,
                     visit,
                     flush: String::new(),
-                    label: format!("polyc_probed_{}_{label}", self.scop.id),
+                    label: self.labels.next(self.scop.id),
                 };
                 out.push_str(&indent(&walk.print(), 2));
             }

@@ -78,6 +78,20 @@ pub struct RecoveryOptions<'a> {
     pub virtual_statements: &'a [String],
 }
 
+impl<'a> RecoveryOptions<'a> {
+    /// Loops over `iterators` for the SCoP's statements: no OTLs, no extra parameters or
+    /// context.
+    pub fn new(iterators: &'a [String]) -> RecoveryOptions<'a> {
+        RecoveryOptions {
+            iterators,
+            row: None,
+            extra_params: &[],
+            context: "",
+            virtual_statements: &[],
+        }
+    }
+}
+
 /// Generate the loops scanning `schedule` (each statement's instances → time vectors, restricted
 /// to its domain).
 pub fn recover(ctx: &Ctx, scop: &Scop, schedule: UnionMap, opts: &RecoveryOptions) -> Node {

@@ -32,6 +32,26 @@ pub fn succeeded(out: std::process::Output) -> std::process::Output {
     out
 }
 
+/// Is an OpenCL platform installed? (setup.sh installs PoCL; a machine without one skips.)
+pub fn opencl_present() -> bool {
+    let dir = std::env::var_os("OCL_ICD_VENDORS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "/etc/OpenCL/vendors".into());
+    std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some())
+}
+
+/// Compile `src` with polyc for `target` into `out`; (exit status, stderr).
+pub fn polyc_to(src: &Path, target: &str, out: &Path) -> (i32, String) {
+    let (code, _, err) = polyc(&[
+        src.to_str().unwrap(),
+        "--target",
+        target,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    (code, err)
+}
+
 /// Run polyc; (exit status, stdout, stderr).
 pub fn polyc(args: &[&str]) -> (i32, String, String) {
     let r = Command::new(env!("CARGO_BIN_EXE_polyc"))
