@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use rosepolly::model::ctype::IntType;
 use rosepolly::model::expr::Expr;
 use rosepolly::model::Scop;
 use rosepolly::syntax::{Node, FLOORD, MAX, MIN};
@@ -167,14 +168,43 @@ pub trait DeviceHooks {
     fn single(&self) -> String;
 }
 
-/// One statement instance: the statement's expression with its iterators replaced.
-pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr]) -> Expr {
+/// One statement instance: the statement's expression with its iterators replaced by `args`
+/// (`long` expressions). Where that would change what the statement computes, the values are
+/// converted back to the iterators' C types, and on a device (where parameters are `long`
+/// too) the parameters' as well.
+pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr], device: bool) -> Expr {
     let st = &scop.statements[stmt];
+    let cast_params = device && st.casts.iterators_and_params;
+    let cast_iters = st.casts.iterators || cast_params;
+    let cast = |ty: IntType, e: Expr| Expr::Cast {
+        ty: ty.spelling().into(),
+        expr: Box::new(e),
+    };
     st.body.substitute(&|name| {
-        st.iterators
-            .iter()
-            .position(|i| i == name)
-            .map(|k| args[k].clone())
+        if let Some(k) = st.iterators.iter().position(|i| i == name) {
+            let a = args[k].clone();
+            return Some(if cast_iters {
+                cast(st.iterator_types[k], a)
+            } else {
+                a
+            });
+        }
+        let p = scop.params.iter().position(|p| p == name)?;
+        cast_params.then(|| cast(scop.param_types[p], Expr::var(name)))
+    })
+}
+
+/// A control expression of host code (a loop bound, a condition): parameters enter `long`
+/// arithmetic whatever their C type (`-m` of an `unsigned` m, `2 * n` of an `int` n near its
+/// maximum would not compute the model's values otherwise).
+pub fn host_control(scop: &Scop, e: &Expr) -> Expr {
+    e.substitute(&|name| {
+        let p = scop.params.iter().position(|p| p == name)?;
+        let t = scop.param_types[p];
+        (!(t.signed && t.bits == 64)).then(|| Expr::Cast {
+            ty: "long".into(),
+            expr: Box::new(Expr::var(name)),
+        })
     })
 }
 
@@ -236,6 +266,14 @@ impl Printer<'_> {
         let _ = writeln!(self.out, "{:indent$}{text}", "");
     }
 
+    /// Device code receives the parameters as `long` already.
+    fn control(&self, e: &Expr) -> Expr {
+        match self.device {
+            Some(_) => e.clone(),
+            None => host_control(self.scop, e),
+        }
+    }
+
     fn device(&self) -> &dyn DeviceHooks {
         self.device
             .expect("work-item constructs are only lowered for device code")
@@ -256,7 +294,7 @@ impl Printer<'_> {
                 }
                 Some(text) => self.line(indent, text),
                 None => {
-                    let mut e = statement_instance(self.scop, *stmt, args);
+                    let mut e = statement_instance(self.scop, *stmt, args, self.device.is_some());
                     if let Some(d) = self.device {
                         e = d.statement(e);
                     }
@@ -264,6 +302,7 @@ impl Printer<'_> {
                 }
             },
             KNode::If { cond, then, other } => {
+                let cond = self.control(cond);
                 self.line(indent, &format!("if ({cond}) {{"));
                 self.node(then, indent + 2, in_parallel);
                 if let Some(o) = other {
@@ -290,6 +329,7 @@ impl Printer<'_> {
                     format!("{var} += {step}")
                 };
                 let ty = &self.opts.index_type;
+                let (init, cond) = (self.control(init), self.control(cond));
                 self.line(
                     indent,
                     &format!("for ({ty} {var} = {init}; {cond}; {step}) {{"),

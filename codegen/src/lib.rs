@@ -8,6 +8,8 @@
 pub mod c;
 pub mod device;
 pub mod driver;
+pub mod exits;
+pub mod fallback;
 pub mod footprint;
 pub mod gpu_host;
 pub mod host;

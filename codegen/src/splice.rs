@@ -60,8 +60,28 @@ pub fn splice(
     Ok(out)
 }
 
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+/// `s` inside a C string literal (a `#line` file name).
+pub fn escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\{:03o}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `s` inside a `/* ... */` comment: it cannot end the comment or start a line (a file name
+/// may hold `*/` or newlines).
+pub fn comment_text(s: &str) -> String {
+    s.replace("*/", "* /")
+        .replace("/*", "/ *")
+        .replace(['\n', '\r'], " ")
 }
 
 #[cfg(test)]

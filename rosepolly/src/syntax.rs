@@ -11,7 +11,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::math::isl::{
-    self, AstExpr, AstExprView, AstNode, AstNodeView, AstOp, Ctx, Set, UnionMap,
+    self, AstExpr, AstExprView, AstNode, AstNodeView, AstOp, Ctx, PwAff, Set, UnionMap,
 };
 use crate::model::affine::{Affine, AffineCond, CmpOp};
 use crate::model::expr::{BinaryOp, Expr, UnaryOp};
@@ -131,6 +131,19 @@ pub fn recover(ctx: &Ctx, scop: &Scop, schedule: UnionMap, opts: &RecoveryOption
     }
 }
 
+/// A C condition over the SCoP's parameters that holds exactly on `set` (a set over them),
+/// assuming the parameters' C types (their range is the context).
+pub fn condition(ctx: &Ctx, scop: &Scop, set: &Set) -> Expr {
+    let e = isl::ast_expr_from_set(ctx, crate::compilation::param_box(ctx, scop), set.clone());
+    Recover::params_only(scop).expr(&e)
+}
+
+/// A C expression over the SCoP's parameters computing `pa` where it is defined.
+pub fn value(ctx: &Ctx, scop: &Scop, pa: PwAff) -> Expr {
+    let e = isl::ast_expr_from_pw_aff(ctx, crate::compilation::param_box(ctx, scop), pa);
+    Recover::params_only(scop).expr(&e)
+}
+
 struct Recover<'a> {
     /// isl parameter names → C names.
     names: HashMap<String, String>,
@@ -139,6 +152,19 @@ struct Recover<'a> {
 }
 
 impl Recover<'_> {
+    /// A recovery of expressions over the SCoP's parameters alone.
+    fn params_only(scop: &Scop) -> Recover<'static> {
+        Recover {
+            names: scop
+                .params
+                .iter()
+                .map(|p| (scop.names.get(p), p.clone()))
+                .collect(),
+            stmts: HashMap::new(),
+            iterators: &[],
+        }
+    }
+
     fn node(&self, n: &AstNode) -> Node {
         match n.view() {
             AstNodeView::For {
@@ -352,6 +378,8 @@ pub fn from_affine(a: &Affine) -> Expr {
             then: Box::new(from_affine(x)),
             other: Box::new(from_affine(y)),
         },
+        // Only during extraction; printed as its exact form should one ever reach here.
+        Affine::Wrap { inner, ty, .. } => from_affine(&Affine::exact_wrap((**inner).clone(), *ty)),
         Affine::Const(_) | Affine::Var(_) => unreachable!("linear"),
     }
 }

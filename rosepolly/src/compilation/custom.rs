@@ -11,6 +11,7 @@ use super::affine::{AffineContext, NotAffine};
 use super::flowgraph::{Conditional, ForLoop};
 use crate::diag::{Diagnostic, Loc};
 use crate::model::affine::{Affine, AffineCond, CmpOp};
+use crate::model::ctype::{CType, IntType};
 use crate::model::expr::{AssignOp, BinaryOp, Expr};
 use crate::model::AffineLoop;
 
@@ -19,6 +20,8 @@ use crate::model::AffineLoop;
 pub struct DomainBuilder {
     /// Enclosing iterators, outermost first.
     pub iterators: Vec<String>,
+    /// Their C types.
+    pub iterator_types: Vec<IntType>,
     /// A conjunction of conditions on iterators and parameters.
     pub constraints: Vec<AffineCond>,
 }
@@ -234,13 +237,13 @@ pub fn default_evaluate_loop(lp: &ForLoop, cx: &AffineContext) -> Result<AffineL
             "loop iterator `{it}` is already the iterator of an enclosing loop"
         )));
     }
-    let inner_iters: Vec<String> = cx.iterators.to_vec();
+    let ty = iterator_type(lp, it, cx).map_err(err)?;
     let outer = AffineContext {
         role: "loop bound",
         ..*cx
     };
     let init = outer
-        .expr(rhs)
+        .assigned(rhs, ty)
         .map_err(|e| to_diag(&lp.loc, &lp.header, e, "loop bound"))?;
     let stride = loop_stride(it, lp.step.as_ref()).ok_or_else(|| {
         err(format!("unsupported loop step for `{it}`")).with_note(
@@ -250,26 +253,53 @@ pub fn default_evaluate_loop(lp: &ForLoop, cx: &AffineContext) -> Result<AffineL
     let Some(cond) = &lp.cond else {
         return Err(err(format!("loop over `{it}` has no condition")));
     };
-    let mut with_it = inner_iters.clone();
+    let mut with_it = cx.iterators.to_vec();
     with_it.push(it.clone());
+    let mut with_ty = cx.iterator_types.to_vec();
+    with_ty.push(ty);
     let inner = AffineContext {
         iterators: &with_it,
+        iterator_types: &with_ty,
         role: "loop bound",
         ..*cx
     };
     let cond = inner
         .cond(cond)
         .map_err(|e| to_diag(&lp.loc, &lp.header, e, "loop bound"))?;
-    check_bound_direction(it, &cond, stride).map_err(|m| {
+    // Directions are those of the values: a conversion either changes nothing there or is
+    // assumed to (see `wraps`).
+    check_bound_direction(it, &cond.resolve_wraps(&|_| Some(false)), stride).map_err(|m| {
         err(m).with_note("the loop condition must be a conjunction of bounds on the iterator in the direction it moves")
     })?;
     Ok(AffineLoop {
         iterator: it.clone(),
+        ty,
         init,
         cond,
         stride,
         loc: lp.loc.clone(),
     })
+}
+
+/// The C type of a loop's iterator: declared in the header or before the SCoP.
+fn iterator_type(lp: &ForLoop, it: &str, cx: &AffineContext) -> Result<IntType, String> {
+    let (ty, written) = match &lp.declared_type {
+        Some(words) => (cx.scope.type_of_words(words), words.clone()),
+        None => match cx.scope.get(it) {
+            Some(sym) if sym.extents.is_empty() => (
+                sym.elem_ctype(cx.scope.char_signed),
+                sym.written_type.clone(),
+            ),
+            Some(_) => return Err(format!("loop iterator `{it}` is an array")),
+            None => return Err(format!("loop iterator `{it}` is not declared")),
+        },
+    };
+    match ty {
+        CType::Int(t) if t != IntType::BOOL => Ok(t),
+        _ => Err(format!(
+            "loop iterator `{it}` has type `{written}`; a SCoP's iterators are integers"
+        )),
+    }
 }
 
 /// `i += c`, `i -= c`, `i = i + c`, `i = c + i`, `i = i - c`.
@@ -379,6 +409,7 @@ pub fn default_add_loop(d: &mut DomainBuilder, lp: &AffineLoop) {
         )
     };
     d.iterators.push(lp.iterator.clone());
+    d.iterator_types.push(lp.ty);
     d.push(first);
     d.push(lp.cond.clone());
     if lp.stride.abs() > 1 {

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::affine::AffineContext;
+use super::affine::{AffineContext, WrapLog};
 use super::custom::{AccessCandidate, Branch, DomainBuilder, RosePollyCustom};
 use super::flowgraph::{
     CondId, Conditional, FlowGraph, FlowVisitor, ForLoop, LoopId, StatementNode, StmtId,
@@ -16,9 +16,11 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::math::isl::Ctx;
 use crate::math::{Domain, Map};
 use crate::model::affine::{Affine, AffineCond, CmpOp};
+use crate::model::ctype::{same_values, CType, IntType, Typing};
 use crate::model::expr::{AssignOp, Expr};
 use crate::model::{
-    AccessKind, AccessPattern, AffineLoop, Datum, IslNames, Region, Scop, Statement, SymbolTable,
+    AccessKind, AccessPattern, AffineLoop, Casts, Datum, IslNames, Region, Scop, Statement,
+    SymbolTable,
 };
 
 /// Everything model extraction needs about one region.
@@ -27,26 +29,45 @@ pub struct RegionInput {
     pub region: Region,
     pub flow: FlowGraph,
     pub scope: Scope,
+    /// Variables that code outside the region may read (globals, and names the function uses
+    /// outside it).
+    pub live: BTreeSet<String>,
 }
 
 /// A statement's accesses before they become isl relations.
-struct Draft {
-    flow_id: StmtId,
-    iterators: Vec<String>,
-    loops: Vec<LoopId>,
-    domain: AffineCond,
-    beta: Vec<usize>,
+pub(crate) struct Draft {
+    pub flow_id: StmtId,
+    pub iterators: Vec<String>,
+    pub types: Vec<IntType>,
+    pub loops: Vec<LoopId>,
+    pub domain: AffineCond,
+    pub beta: Vec<usize>,
     /// Sign of each iterator in the original schedule (−1 for loops counting down).
-    signs: Vec<i64>,
-    accesses: Vec<(String, AccessKind, Vec<Affine>)>,
+    pub signs: Vec<i64>,
+    pub accesses: Vec<(String, AccessKind, Vec<Affine>)>,
+}
+
+/// Where a loop or a conditional stands: the enclosing iterators and the condition their
+/// values satisfy there, and (for loops) the textual positions that place it in the original
+/// schedule.
+#[derive(Debug, Clone)]
+pub(crate) struct Site {
+    pub iterators: Vec<String>,
+    pub domain: AffineCond,
+    pub signs: Vec<i64>,
+    /// Textual positions at each depth, the construct's own last.
+    pub beta: Vec<usize>,
 }
 
 /// What the policy made of a region, before any isl object exists.
 pub struct Analysis {
-    loops: Vec<AffineLoop>,
-    conditions: Vec<AffineCond>,
-    drafts: Vec<Draft>,
-    params: Vec<String>,
+    pub(crate) loops: Vec<AffineLoop>,
+    pub(crate) conditions: Vec<AffineCond>,
+    pub(crate) drafts: Vec<Draft>,
+    pub(crate) params: Vec<String>,
+    pub(crate) loop_sites: Vec<Site>,
+    pub(crate) cond_sites: Vec<Site>,
+    pub(crate) wraps: WrapLog,
 }
 
 /// Check a region against the SCoP rules of a policy.
@@ -56,13 +77,17 @@ pub fn analyze(
     custom: &mut dyn RosePollyCustom,
 ) -> Result<Analysis, Diagnostics> {
     let written = written_scalars(flow);
+    let wraps = WrapLog::default();
     let mut ex = Extractor {
         custom,
         scope,
         written: &written,
+        wraps: &wraps,
         stack: vec![Frame::default()],
         loops: vec![None; flow.loops.len()],
         conditions: vec![None; flow.conditionals.len()],
+        loop_sites: vec![None; flow.loops.len()],
+        cond_sites: vec![None; flow.conditionals.len()],
         drafts: Vec::new(),
         params: Vec::new(),
         errors: Diagnostics::default(),
@@ -72,6 +97,8 @@ pub fn analyze(
     let Extractor {
         loops,
         conditions,
+        loop_sites,
+        cond_sites,
         drafts,
         params,
         errors,
@@ -81,17 +108,21 @@ pub fn analyze(
         return Err(errors.normalize());
     }
     Ok(Analysis {
-        loops: loops
-            .into_iter()
-            .map(|l| l.expect("every loop evaluated"))
-            .collect(),
-        conditions: conditions
-            .into_iter()
-            .map(|c| c.expect("every condition evaluated"))
-            .collect(),
+        loops: all(loops, "loop"),
+        conditions: all(conditions, "condition"),
+        loop_sites: all(loop_sites, "loop"),
+        cond_sites: all(cond_sites, "condition"),
         drafts,
         params,
+        wraps,
     })
+}
+
+/// Every entry, which the walk has filled.
+fn all<T>(v: Vec<Option<T>>, what: &str) -> Vec<T> {
+    v.into_iter()
+        .map(|x| x.unwrap_or_else(|| panic!("every {what} evaluated")))
+        .collect()
 }
 
 /// Build the polyhedral model of a region with a policy.
@@ -101,26 +132,44 @@ pub fn build<'c>(
     input: RegionInput,
     custom: &mut dyn RosePollyCustom,
 ) -> Result<Scop<'c>, Diagnostics> {
-    let Analysis {
-        loops,
-        conditions,
-        drafts,
-        params,
-    } = analyze(&input.flow, &input.scope, custom)?;
-    custom.add_params(&params);
+    let mut analysis = analyze(&input.flow, &input.scope, custom)?;
+    custom.add_params(&analysis.params);
+    let param_types = analysis
+        .params
+        .iter()
+        .map(|p| input.scope.int_type(p).unwrap_or(IntType::LONG))
+        .collect();
     let mut scop = Scop {
         id,
         function: input.function,
         region: input.region,
-        params,
+        params: std::mem::take(&mut analysis.params),
+        param_types,
         statements: Vec::new(),
         symbols: SymbolTable::default(),
         dependences: Vec::new(),
         flow: input.flow,
+        loops: Vec::new(),
+        conditions: Vec::new(),
+        names: IslNames::default(),
+        assumptions: None,
+        exits: Vec::new(),
+    };
+    for p in &scop.params {
+        scop.names.name(p);
+    }
+    let resolved = super::wraps::resolve(ctx, &mut scop, &analysis)?;
+    resolved.apply(&mut analysis);
+    scop.assumptions = resolved.assumptions;
+    scop.exits = super::exits::exits(ctx, &mut scop, &analysis, &input.live);
+    let Analysis {
         loops,
         conditions,
-        names: IslNames::default(),
-    };
+        drafts,
+        ..
+    } = analysis;
+    scop.loops = loops;
+    scop.conditions = conditions;
     build_isl(ctx, &mut scop, drafts, &input.scope)?;
     scop.dependences = super::deps::compute(ctx, &scop);
     Ok(scop)
@@ -165,9 +214,12 @@ struct Extractor<'a> {
     custom: &'a mut dyn RosePollyCustom,
     scope: &'a Scope,
     written: &'a BTreeSet<String>,
+    wraps: &'a WrapLog,
     stack: Vec<Frame>,
     loops: Vec<Option<AffineLoop>>,
     conditions: Vec<Option<AffineCond>>,
+    loop_sites: Vec<Option<Site>>,
+    cond_sites: Vec<Option<Site>>,
     drafts: Vec<Draft>,
     params: Vec<String>,
     errors: Diagnostics,
@@ -183,9 +235,22 @@ impl Extractor<'_> {
     fn context<'s>(&'s self, role: &'s str) -> AffineContext<'s> {
         AffineContext {
             iterators: &self.top().domain.iterators,
+            iterator_types: &self.top().domain.iterator_types,
             scope: self.scope,
             written: self.written,
             role,
+            wraps: self.wraps,
+        }
+    }
+
+    /// Where the next construct stands.
+    fn site(&self) -> Site {
+        let top = self.top();
+        Site {
+            iterators: top.domain.iterators.clone(),
+            domain: top.domain.condition(),
+            signs: top.signs.clone(),
+            beta: self.position.clone(),
         }
     }
 
@@ -328,6 +393,7 @@ impl Extractor<'_> {
 
 impl FlowVisitor for Extractor<'_> {
     fn enter_loop(&mut self, id: LoopId, lp: &ForLoop) {
+        self.loop_sites[id] = Some(self.site());
         let cx = self.context("loop bound");
         let result = self.custom.evaluate_loop(lp, &cx);
         let mut f = self.top().clone();
@@ -353,6 +419,7 @@ impl FlowVisitor for Extractor<'_> {
                     _ => "?".into(),
                 };
                 f.domain.iterators.push(it);
+                f.domain.iterator_types.push(IntType::LONG);
                 f.signs.push(1);
             }
         }
@@ -368,6 +435,7 @@ impl FlowVisitor for Extractor<'_> {
     }
 
     fn enter_then(&mut self, id: CondId, c: &Conditional) {
+        self.cond_sites[id] = Some(self.site());
         let cx = self.context("condition");
         match self.custom.evaluate_conditional(c, &cx) {
             Ok(cond) => {
@@ -399,6 +467,7 @@ impl FlowVisitor for Extractor<'_> {
             let draft = Draft {
                 flow_id: id,
                 iterators: top.domain.iterators.clone(),
+                types: top.domain.iterator_types.clone(),
                 loops: top.loops.clone(),
                 domain: top.domain.condition(),
                 beta,
@@ -477,9 +546,6 @@ fn build_isl<'c>(
     drafts: Vec<Draft>,
     scope: &Scope,
 ) -> Result<(), Diagnostics> {
-    for p in &scop.params {
-        scop.names.name(p);
-    }
     let max_depth = drafts.iter().map(|d| d.iterators.len()).max().unwrap_or(0);
     let params = scop.isl_params();
     let mut stmt_names = Vec::new();
@@ -543,6 +609,7 @@ fn build_isl<'c>(
             });
         }
         let node = &scop.flow.statements[d.flow_id];
+        let casts = casts(&node.expr, &d.iterators, &d.types, &scop.params, scope);
         statements.push(Statement {
             id: k,
             name: format!("S{k}"),
@@ -550,6 +617,8 @@ fn build_isl<'c>(
             text: node.text.clone(),
             body: node.expr.clone(),
             iterators: d.iterators,
+            iterator_types: d.types,
+            casts,
             loops: d.loops,
             flow_id: d.flow_id,
             domain,
@@ -561,6 +630,45 @@ fn build_isl<'c>(
     scop.statements = statements;
     scop.symbols = symbol_table(ctx, scop, scope);
     Ok(())
+}
+
+/// Whether a statement computes the same with `long` iterators (and parameters).
+fn casts(
+    body: &Expr,
+    iterators: &[String],
+    types: &[IntType],
+    params: &[String],
+    scope: &Scope,
+) -> Casts {
+    let declared = |v: &str| match iterators.iter().position(|i| i == v) {
+        Some(k) => CType::Int(types[k]),
+        None => scope
+            .get(v)
+            .map_or(CType::Other, |s| s.elem_ctype(scope.char_signed)),
+    };
+    let cast = |w: &str| scope.type_of_words(w);
+    let long_iters = |v: &str| match iterators.iter().any(|i| i == v) {
+        true => CType::Int(IntType::LONG),
+        false => declared(v),
+    };
+    let long_all = |v: &str| match params.iter().any(|p| p == v) {
+        true => CType::Int(IntType::LONG),
+        false => long_iters(v),
+    };
+    let typing = |var: &dyn Fn(&str) -> CType| !same_values_under(body, &declared, var, &cast);
+    Casts {
+        iterators: typing(&long_iters),
+        iterators_and_params: typing(&long_all),
+    }
+}
+
+fn same_values_under(
+    e: &Expr,
+    a: &dyn Fn(&str) -> CType,
+    b: &dyn Fn(&str) -> CType,
+    cast: &dyn Fn(&str) -> CType,
+) -> bool {
+    same_values(e, &Typing { var: a, cast }, &Typing { var: b, cast })
 }
 
 fn internal(s: &StatementNode, text: &str, e: crate::math::isl::IslError) -> Diagnostics {
@@ -590,19 +698,22 @@ fn symbol_table<'c>(ctx: &'c Ctx, scop: &Scop<'c>, scope: &Scope) -> SymbolTable
             .reduce(|a, b| a.union(b))
             .expect("at least one access")
             .coalesce();
-        let no_iters: Vec<String> = Vec::new();
         let none = BTreeSet::new();
+        let wraps = WrapLog::default();
         let cx = AffineContext {
-            iterators: &no_iters,
+            iterators: &[],
+            iterator_types: &[],
             scope,
             written: &none,
             role: "array extent",
+            wraps: &wraps,
         };
+        // An extent C would compute with a conversion that may change it is not used.
         let extents = sym
             .extents
             .iter()
             .map(|e| match e {
-                Extent::Sized(x) => cx.expr(x).ok(),
+                Extent::Sized(x) => cx.expr(x).ok().filter(|_| wraps.is_empty()),
                 Extent::Unknown => None,
             })
             .collect();

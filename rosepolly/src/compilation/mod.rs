@@ -8,17 +8,20 @@ pub mod affine;
 pub mod cexpr;
 pub mod custom;
 pub mod deps;
+mod exits;
 pub mod extract;
 pub mod flowgraph;
 pub mod regions;
 pub mod source;
 pub mod symbols;
+mod wraps;
 
 use crate::diag::Diagnostics;
 use crate::math::isl::Ctx;
 use crate::model::Scop;
 pub use custom::{DefaultCustom, RosePollyCustom};
 pub use source::{SourceOptions, SourceUnit};
+pub use wraps::param_box;
 
 /// How SCoPs are found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -62,9 +65,11 @@ pub fn build_models_with<'c>(
                 continue;
             }
         };
+        let scope = symbols::Scope::at(src, r.function, r.region.start_offset);
         let input = extract::RegionInput {
             function: symbols::function_name(&r.function.node),
-            scope: symbols::Scope::at(src, r.function, r.region.start_offset),
+            live: live_outside(r.function, &r.region, &scope),
+            scope,
             region: r.region,
             flow,
         };
@@ -78,4 +83,41 @@ pub fn build_models_with<'c>(
     } else {
         Err(errors.normalize())
     }
+}
+
+/// The variables that code outside `region` may read: globals, and every variable the
+/// function's expressions use outside the region (a later read, or an earlier one that a loop
+/// around the region repeats).
+fn live_outside(
+    f: &lang_c::span::Node<lang_c::ast::FunctionDefinition>,
+    region: &crate::model::Region,
+    scope: &symbols::Scope,
+) -> std::collections::BTreeSet<String> {
+    use lang_c::visit::Visit;
+    struct Uses {
+        region: (usize, usize),
+        names: std::collections::BTreeSet<String>,
+    }
+    impl<'ast> Visit<'ast> for Uses {
+        fn visit_expression(
+            &mut self,
+            e: &'ast lang_c::ast::Expression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            let inside = span.start >= self.region.0 && span.end <= self.region.1;
+            if let (lang_c::ast::Expression::Identifier(id), false) = (e, inside) {
+                self.names.insert(id.node.name.clone());
+            }
+            lang_c::visit::visit_expression(self, e, span);
+        }
+    }
+    let mut uses = Uses {
+        region: (region.start_offset, region.end_offset),
+        names: Default::default(),
+    };
+    uses.visit_statement(&f.node.statement.node, &f.node.statement.span);
+    let mut live = uses.names;
+    live.retain(|n| scope.get(n).is_some());
+    live.extend(scope.globals());
+    live
 }

@@ -8,7 +8,7 @@
 //! they are found here by offset.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -78,6 +78,11 @@ pub struct SourceUnit {
     /// The preprocessed text lang-c parsed.
     pub text: String,
     pub unit: TranslationUnit,
+    /// Every macro defined at the end of the translation unit (the preprocessor's `-dM`), the
+    /// compiler's own included: generated code must not use their names.
+    pub macros: BTreeSet<String>,
+    /// Whether plain `char` is signed for the compiler (no `__CHAR_UNSIGNED__`).
+    pub char_signed: bool,
     lines: LineMap,
     originals: RefCell<HashMap<String, Option<Vec<String>>>>,
 }
@@ -107,7 +112,10 @@ impl SourceUnit {
             return Err(preprocessor_diagnostics(&display, &msg));
         }
         let text = String::from_utf8_lossy(&output.stdout).into_owned();
-        Self::from_preprocessed(path, text)
+        let mut unit = Self::from_preprocessed(path, text)?;
+        unit.macros = defined_macros(path, opts);
+        unit.char_signed = !unit.macros.contains("__CHAR_UNSIGNED__");
+        Ok(unit)
     }
 
     /// Parse text that is already preprocessed (line markers included, if any).
@@ -119,6 +127,8 @@ impl SourceUnit {
                 path: path.to_path_buf(),
                 text: parse.source,
                 unit: parse.unit,
+                macros: BTreeSet::new(),
+                char_signed: true,
                 lines,
                 originals: RefCell::new(HashMap::new()),
             }),
@@ -207,6 +217,29 @@ impl SourceUnit {
     pub fn main_file(&self) -> &str {
         &self.lines.main_file
     }
+}
+
+/// The names of the macros defined after preprocessing `path` (`-dM`); empty if the
+/// preprocessor cannot say (it has just preprocessed the file, so it normally can).
+fn defined_macros(path: &Path, opts: &SourceOptions) -> BTreeSet<String> {
+    let Ok(out) = Command::new(&opts.cpp)
+        .args(opts.cpp_args())
+        .arg("-dM")
+        .arg(path)
+        .output()
+    else {
+        return BTreeSet::new();
+    };
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let name = l.strip_prefix("#define ")?;
+            let end = name
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(name.len());
+            Some(name[..end].to_string())
+        })
+        .collect()
 }
 
 /// The column of `offset` in the original line, if the preprocessed line equals the original

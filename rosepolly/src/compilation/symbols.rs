@@ -1,7 +1,7 @@
 //! Declarations visible to a SCoP: globals, the function's parameters, and locals declared
 //! before the region, with typedefs resolved to C's arithmetic types.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{self, DeclarationSpecifier, DerivedDeclarator, ExternalDeclaration};
 use lang_c::span::Node;
@@ -10,6 +10,7 @@ use super::cexpr::{type_specifier_word, ExprConverter};
 use super::flowgraph::declarator_name;
 use super::source::SourceUnit;
 use crate::diag::Loc;
+use crate::model::ctype::{CType, IntType};
 use crate::model::expr::Expr;
 
 /// Where a symbol was declared.
@@ -45,6 +46,13 @@ pub struct Symbol {
 }
 
 impl Symbol {
+    /// The type of the symbol's value (of an element, for arrays).
+    pub fn elem_ctype(&self, char_signed: bool) -> CType {
+        self.elem_type
+            .as_deref()
+            .map_or(CType::Other, |t| CType::from_name(t, char_signed))
+    }
+
     pub fn is_integer(&self) -> bool {
         self.extents.is_empty() && self.elem_type.as_deref().is_some_and(is_integer_type)
     }
@@ -63,15 +71,61 @@ pub fn is_integer_type(t: &str) -> bool {
     })
 }
 
-/// The symbols a region can see, innermost declaration winning.
+/// The symbols a region can see, innermost declaration winning, and what the translation
+/// unit says about types and functions.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
     symbols: HashMap<String, Symbol>,
+    typedefs: Typedefs,
+    /// Plain `char` is signed.
+    pub char_signed: bool,
+    /// Functions declared or defined anywhere in the translation unit.
+    declared_functions: HashSet<String>,
+    /// Functions the translation unit defines (with a body).
+    defined_functions: HashSet<String>,
 }
 
 impl Scope {
     pub fn get(&self, name: &str) -> Option<&Symbol> {
         self.symbols.get(name)
+    }
+
+    /// The names of the global variables in scope.
+    pub fn globals(&self) -> impl Iterator<Item = String> + '_ {
+        self.symbols
+            .values()
+            .filter(|s| s.storage == Storage::Global)
+            .map(|s| s.name.clone())
+    }
+
+    /// The integer type of a scalar symbol.
+    pub fn int_type(&self, name: &str) -> Option<IntType> {
+        let s = self.get(name)?;
+        if !s.extents.is_empty() {
+            return None;
+        }
+        s.elem_ctype(self.char_signed).int()
+    }
+
+    /// The type that specifier words name (`unsigned`, `size_t`, `long int`...), typedefs
+    /// resolved: an arithmetic type, or [`CType::Other`].
+    pub fn type_of_words(&self, words: &str) -> CType {
+        let words: Vec<String> = words.split_whitespace().map(str::to_string).collect();
+        match self.typedefs.resolve(&words) {
+            (Some(t), extents) if extents.is_empty() => CType::from_name(&t, self.char_signed),
+            _ => CType::Other,
+        }
+    }
+
+    /// Whether the translation unit declares or defines a function of this name (so that a
+    /// call is the user's function, not one polyc knows).
+    pub fn is_user_function(&self, name: &str) -> bool {
+        self.declared_functions.contains(name)
+    }
+
+    /// Whether the translation unit defines (with a body) a function of this name.
+    pub fn defines_function(&self, name: &str) -> bool {
+        self.defined_functions.contains(name)
     }
 
     fn insert(&mut self, s: Symbol) {
@@ -82,7 +136,11 @@ impl Scope {
     /// its parameters, and the locals declared in its body before `at`.
     pub fn at(src: &SourceUnit, f: &Node<ast::FunctionDefinition>, at: usize) -> Scope {
         let typedefs = Typedefs::collect(src, f.span.start);
-        let mut scope = Scope::default();
+        let mut scope = Scope {
+            char_signed: src.char_signed,
+            ..Scope::default()
+        };
+        scope.collect_functions(src);
         let conv = ExprConverter::new(src);
         for ext in &src.unit.0 {
             if ext.span.start >= f.span.start {
@@ -119,7 +177,31 @@ impl Scope {
             }
         }
         collect_locals(src, &conv, &typedefs, &f.node.statement, at, &mut scope);
+        scope.typedefs = typedefs;
         scope
+    }
+
+    fn collect_functions(&mut self, src: &SourceUnit) {
+        for ext in &src.unit.0 {
+            match &ext.node {
+                ExternalDeclaration::FunctionDefinition(f) => {
+                    let name = function_name(&f.node);
+                    self.declared_functions.insert(name.clone());
+                    self.defined_functions.insert(name);
+                }
+                ExternalDeclaration::Declaration(d) => {
+                    for decl in &d.node.declarators {
+                        let dd = &decl.node.declarator.node;
+                        if is_function_declarator(dd) {
+                            if let Some(n) = declarator_name(dd) {
+                                self.declared_functions.insert(n);
+                            }
+                        }
+                    }
+                }
+                ExternalDeclaration::StaticAssert(_) => {}
+            }
+        }
     }
 }
 
@@ -195,6 +277,22 @@ fn is_typedef(d: &ast::Declaration) -> bool {
     d.specifiers.iter().any(|s| {
         matches!(&s.node, DeclarationSpecifier::StorageClass(sc) if sc.node == ast::StorageClassSpecifier::Typedef)
     })
+}
+
+/// Whether a declarator declares a function (`f(void)`, `f()`, `(f)(int)`; a pointer to a
+/// function counts too: a call through it is not polyc's either).
+fn is_function_declarator(d: &ast::Declarator) -> bool {
+    let inner = match &d.kind.node {
+        ast::DeclaratorKind::Declarator(inner) => is_function_declarator(&inner.node),
+        _ => false,
+    };
+    inner
+        || d.derived.iter().any(|x| {
+            matches!(
+                x.node,
+                DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
+            )
+        })
 }
 
 /// The parameters of a function declarator.
@@ -328,6 +426,7 @@ fn specifier_words(specifiers: &[Node<DeclarationSpecifier>]) -> Vec<String> {
 }
 
 /// `typedef` names declared at file scope before a point, resolved to arithmetic types.
+#[derive(Debug, Clone, Default)]
 struct Typedefs {
     map: HashMap<String, (Option<String>, Vec<Extent>)>,
 }

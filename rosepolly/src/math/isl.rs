@@ -116,6 +116,8 @@ extern "C" {
     fn isl_ast_build_set_iterators(build: usize, iterators: usize) -> usize;
     fn isl_ast_build_node_from_schedule_map(build: usize, schedule: usize) -> usize;
     fn isl_ast_build_free(build: usize) -> usize;
+    fn isl_ast_build_expr_from_set(build: usize, set: usize) -> usize;
+    fn isl_ast_build_expr_from_pw_aff(build: usize, pa: usize) -> usize;
     // isl-rs 0.3.1 maps `isl_ast_node_type` off by one (it numbers `for` 0, isl numbers it 1),
     // so the node type is read directly.
     fn isl_ast_node_get_type(node: usize) -> c_int;
@@ -347,6 +349,50 @@ pub fn ast_from_schedule<'c>(
     }
 }
 
+/// A condition that holds exactly for the points of `set` among those of `context` (isl's
+/// `isl_ast_build_expr_from_set`): a guard over parameters, say.
+pub fn ast_expr_from_set<'c>(ctx: &'c Ctx, context: Set<'c>, set: Set<'c>) -> AstExpr<'c> {
+    let set = set.into_raw();
+    let expr = with_build(context, |build| unsafe {
+        isl_ast_build_expr_from_set(build, set.ptr)
+    });
+    std::mem::forget(set);
+    ast_expr(ctx, expr)
+}
+
+/// An expression computing `pa` where it is defined, within `context`
+/// (`isl_ast_build_expr_from_pw_aff`).
+pub fn ast_expr_from_pw_aff<'c>(ctx: &'c Ctx, context: Set<'c>, pa: PwAff<'c>) -> AstExpr<'c> {
+    let pa = pa.into_raw();
+    let expr = with_build(context, |build| unsafe {
+        isl_ast_build_expr_from_pw_aff(build, pa.ptr)
+    });
+    std::mem::forget(pa);
+    ast_expr(ctx, expr)
+}
+
+/// Run `f` with an AST build over `context`, then free the build.
+fn with_build(context: Set, f: impl FnOnce(usize) -> usize) -> usize {
+    let context = context.into_raw();
+    let build = unsafe { isl_ast_build_from_context(context.ptr) };
+    std::mem::forget(context);
+    let r = f(build);
+    unsafe { isl_ast_build_free(build) };
+    r
+}
+
+fn ast_expr<'c>(ctx: &'c Ctx, expr: usize) -> AstExpr<'c> {
+    assert!(
+        expr != 0,
+        "isl could not build an expression: {}",
+        ctx.raw().last_error_msg()
+    );
+    AstExpr::wrap(raw::ASTExpr {
+        ptr: expr,
+        should_free_on_drop: true,
+    })
+}
+
 /// Convert an isl-rs `i32` dimension count.
 fn count(n: i32) -> usize {
     usize::try_from(n).expect("isl returned a negative count")
@@ -575,6 +621,25 @@ impl<'c> Set<'c> {
         assert!(r == 0, "isl_set_foreach_point failed (unbounded set?)");
         out.sort_unstable();
         out
+    }
+}
+
+impl<'c> Set<'c> {
+    /// Some point of the set, with the values of its parameters: `(params, dims)` as decimal
+    /// text (values may exceed 64 bits). `None` when the set is empty.
+    pub fn sample_with_params(&self) -> Option<(Vec<String>, Vec<String>)> {
+        if self.is_empty() {
+            return None;
+        }
+        let copy = ok(self.raw.copy());
+        let p = ok(copy.sample_point());
+        let coords = |t: DimType, n: usize| -> Vec<String> {
+            (0..n)
+                .map(|i| Val::wrap(ok(p.get_coordinate_val(t, i as i32))).to_string())
+                .collect()
+        };
+        let (np, nd) = (self.dim(DimType::Param), self.dim(DimType::Set));
+        Some((coords(DimType::Param, np), coords(DimType::Set, nd)))
     }
 }
 

@@ -12,6 +12,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::ctype::IntType;
+
 /// A quasi-affine integer expression.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub enum Affine {
@@ -26,6 +28,16 @@ pub enum Affine {
     Max(Box<Affine>, Box<Affine>),
     /// `c ? a : b`.
     Select(Box<AffineCond>, Box<Affine>, Box<Affine>),
+    /// C's conversion of the value of `inner` to the integer type `ty` (modulo 2^N), where
+    /// that may change the value. Model extraction decides each one (identified by `id`): it
+    /// is dropped where isl proves the value fits, replaced by its exact quasi-affine form
+    /// where that is allowed, or dropped under a run-time assumption; no `Wrap` survives
+    /// extraction.
+    Wrap {
+        id: usize,
+        inner: Box<Affine>,
+        ty: IntType,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -177,6 +189,9 @@ impl Affine {
                     b.eval(env)?
                 }
             }
+            // 64-bit unsigned values above i64::MAX read as their two's complement here; no
+            // such conversion survives extraction.
+            Affine::Wrap { inner, ty, .. } => ty.convert(inner.eval(env)? as i128) as i64,
         })
     }
 
@@ -194,6 +209,7 @@ impl Affine {
                 b.vars(out);
             }
             Affine::Mul(_, a) | Affine::FloorDiv(a, _) => a.vars(out),
+            Affine::Wrap { inner, .. } => inner.vars(out),
             Affine::Select(c, a, b) => {
                 c.vars(out);
                 a.vars(out);
@@ -266,6 +282,94 @@ impl Affine {
             Affine::Min(a, b) => Affine::min(a.rename(f), b.rename(f)),
             Affine::Max(a, b) => Affine::max(a.rename(f), b.rename(f)),
             Affine::Select(c, a, b) => Affine::select(c.rename(f), a.rename(f), b.rename(f)),
+            Affine::Wrap { id, inner, ty } => Affine::Wrap {
+                id: *id,
+                inner: Box::new(inner.rename(f)),
+                ty: *ty,
+            },
+        }
+    }
+
+    /// The conversion of `inner` to `ty` in exact quasi-affine form (for `ty` of at most 32
+    /// bits, whose modulus the generated 64-bit arithmetic holds).
+    pub fn exact_wrap(inner: Affine, ty: IntType) -> Affine {
+        if ty == IntType::BOOL {
+            return Affine::select(
+                AffineCond::cmp(CmpOp::Ne, inner, Affine::Const(0)),
+                Affine::Const(1),
+                Affine::Const(0),
+            );
+        }
+        assert!(
+            ty.bits <= 32,
+            "exact forms are for types of at most 32 bits"
+        );
+        let m = 1i64 << ty.bits;
+        if ty.signed {
+            let half = m / 2;
+            let shifted = Affine::plus(inner, Affine::Const(half));
+            Affine::minus(Affine::floor_mod(shifted, m), Affine::Const(half))
+        } else {
+            Affine::floor_mod(inner, m)
+        }
+    }
+
+    /// `inner` without the conversions that a conversion to `bits` bits makes redundant:
+    /// reducing modulo 2^N then 2^M gives the same residue as reducing modulo 2^M alone when
+    /// M <= N, through sums and constant multiples.
+    pub fn strip_wraps(self, bits: u8) -> Affine {
+        match self {
+            Affine::Wrap { inner, ty, .. } if ty.bits >= bits && ty != IntType::BOOL => {
+                inner.strip_wraps(bits)
+            }
+            Affine::Add(a, b) => Affine::plus(a.strip_wraps(bits), b.strip_wraps(bits)),
+            Affine::Mul(k, a) => Affine::scale(k, a.strip_wraps(bits)),
+            e => e,
+        }
+    }
+
+    /// Every conversion in the expression, inner ones first: `(id, inner, ty)`.
+    pub fn wraps(&self, out: &mut Vec<(usize, Affine, IntType)>) {
+        match self {
+            Affine::Const(_) | Affine::Var(_) => {}
+            Affine::Add(a, b) | Affine::Min(a, b) | Affine::Max(a, b) => {
+                a.wraps(out);
+                b.wraps(out);
+            }
+            Affine::Mul(_, a) | Affine::FloorDiv(a, _) => a.wraps(out),
+            Affine::Select(c, a, b) => {
+                c.wraps(out);
+                a.wraps(out);
+                b.wraps(out);
+            }
+            Affine::Wrap { id, inner, ty } => {
+                inner.wraps(out);
+                out.push((*id, (**inner).clone(), *ty));
+            }
+        }
+    }
+
+    /// Replace the conversions `decide` has decided: by their operand (`Some(false)`, the value
+    /// fits or is assumed to) or by their exact form (`Some(true)`); `None` keeps one.
+    pub fn resolve_wraps(&self, decide: &impl Fn(usize) -> Option<bool>) -> Affine {
+        let r = |a: &Affine| a.resolve_wraps(decide);
+        match self {
+            Affine::Const(_) | Affine::Var(_) => self.clone(),
+            Affine::Add(a, b) => Affine::plus(r(a), r(b)),
+            Affine::Mul(k, a) => Affine::scale(*k, r(a)),
+            Affine::FloorDiv(a, d) => Affine::floor_div(r(a), *d),
+            Affine::Min(a, b) => Affine::min(r(a), r(b)),
+            Affine::Max(a, b) => Affine::max(r(a), r(b)),
+            Affine::Select(c, a, b) => Affine::select(c.resolve_wraps(decide), r(a), r(b)),
+            Affine::Wrap { id, inner, ty } => match decide(*id) {
+                Some(false) => r(inner),
+                Some(true) => Affine::exact_wrap(r(inner), *ty),
+                None => Affine::Wrap {
+                    id: *id,
+                    inner: Box::new(r(inner)),
+                    ty: *ty,
+                },
+            },
         }
     }
 
@@ -298,6 +402,14 @@ impl Affine {
                     Affine::FloorDiv(Box::new(y), *d),
                 )
             }),
+            Affine::Wrap { id, inner, ty } => inner.split().map(|(c, x, y)| {
+                let w = |e| Affine::Wrap {
+                    id: *id,
+                    inner: Box::new(e),
+                    ty: *ty,
+                };
+                (c, w(x), w(y))
+            }),
         }
     }
 
@@ -319,6 +431,15 @@ impl Affine {
             Affine::Min(a, b) => format!("min({}, {})", a.isl_text(name), b.isl_text(name)),
             Affine::Max(a, b) => format!("max({}, {})", a.isl_text(name), b.isl_text(name)),
             Affine::Select(..) => unreachable!("selections are split before printing for isl"),
+            Affine::Wrap { inner, ty, .. } => {
+                let (m, half) = (1i128 << ty.bits, 1i128 << (ty.bits - 1));
+                let e = inner.isl_text(name);
+                if ty.signed {
+                    format!("((({e}) + {half}) mod {m} - {half})")
+                } else {
+                    format!("(({e}) mod {m})")
+                }
+            }
         }
     }
 }
@@ -447,6 +568,39 @@ impl AffineCond {
         }
     }
 
+    /// Every conversion in the condition, inner ones first.
+    pub fn wraps(&self, out: &mut Vec<(usize, Affine, IntType)>) {
+        match self {
+            AffineCond::True | AffineCond::False => {}
+            AffineCond::Cmp(_, a, b) => {
+                a.wraps(out);
+                b.wraps(out);
+            }
+            AffineCond::And(a, b) | AffineCond::Or(a, b) => {
+                a.wraps(out);
+                b.wraps(out);
+            }
+            AffineCond::Not(a) => a.wraps(out),
+        }
+    }
+
+    /// See [`Affine::resolve_wraps`].
+    pub fn resolve_wraps(&self, decide: &impl Fn(usize) -> Option<bool>) -> AffineCond {
+        match self {
+            AffineCond::True | AffineCond::False => self.clone(),
+            AffineCond::Cmp(op, a, b) => {
+                AffineCond::cmp(*op, a.resolve_wraps(decide), b.resolve_wraps(decide))
+            }
+            AffineCond::And(a, b) => {
+                AffineCond::and(a.resolve_wraps(decide), b.resolve_wraps(decide))
+            }
+            AffineCond::Or(a, b) => {
+                AffineCond::or(a.resolve_wraps(decide), b.resolve_wraps(decide))
+            }
+            AffineCond::Not(a) => AffineCond::negate(a.resolve_wraps(decide)),
+        }
+    }
+
     /// isl notation, with every selection inside a comparison lowered to a case split:
     /// `x <= (c ? a : b)` becomes `(c and x <= a) or (not c and x <= b)`.
     pub fn to_isl(&self, name: &impl Fn(&str) -> String) -> String {
@@ -517,6 +671,7 @@ impl fmt::Display for Affine {
             Affine::Min(a, b) => write!(f, "min({a}, {b})"),
             Affine::Max(a, b) => write!(f, "max({a}, {b})"),
             Affine::Select(c, a, b) => write!(f, "({c} ? {a} : {b})"),
+            Affine::Wrap { inner, ty, .. } => write!(f, "({ty})({inner})"),
         }
     }
 }

@@ -5,6 +5,7 @@
 //! polyhedral is a layer-3 object ([`Domain`], [`Map`]) and borrows the isl context `'c`.
 
 pub mod affine;
+pub mod ctype;
 pub mod expr;
 
 use std::collections::BTreeMap;
@@ -27,6 +28,8 @@ pub struct Scop<'c> {
     /// Problem-size parameters: integer symbols the region reads but never writes, in order of
     /// first use.
     pub params: Vec<String>,
+    /// Their C types.
+    pub param_types: Vec<ctype::IntType>,
     pub statements: Vec<Statement<'c>>,
     pub symbols: SymbolTable<'c>,
     pub dependences: Vec<Dependence<'c>>,
@@ -37,6 +40,29 @@ pub struct Scop<'c> {
     /// isl names of parameters, iterators and arrays (C names that collide with isl's keywords
     /// are renamed).
     pub names: IslNames,
+    /// Where the model is C's meaning only for some parameter values (a conversion that the
+    /// model takes as exact could change a value elsewhere): those values, and why. The
+    /// generated code checks them when it runs and keeps the original code for the others.
+    pub assumptions: Option<Assumptions<'c>>,
+    /// The iterators declared outside the SCoP, and the values it leaves in them.
+    pub exits: Vec<IteratorExit<'c>>,
+}
+
+/// An iterator declared outside the SCoP, which C's loops leave at their exit value.
+pub struct IteratorExit<'c> {
+    pub name: String,
+    pub ty: ctype::IntType,
+    /// `{ [v] }` over the parameters: the value the SCoP leaves (empty where it assigns the
+    /// iterator no value); `None` when no code outside the SCoP reads the iterator.
+    pub value: Option<Domain<'c>>,
+}
+
+/// The parameter values for which a SCoP's model is exact.
+pub struct Assumptions<'c> {
+    /// A set over the SCoP's parameters (isl names).
+    pub context: Domain<'c>,
+    /// The conversions that need it, in words, each with where it is.
+    pub reasons: Vec<(Loc, String)>,
 }
 
 /// Where a SCoP is in the user's file.
@@ -57,6 +83,8 @@ pub struct Region {
 #[derive(Debug, Clone, Serialize)]
 pub struct AffineLoop {
     pub iterator: String,
+    /// The iterator's C type.
+    pub ty: ctype::IntType,
     pub init: Affine,
     /// The loop condition; a conjunction of bounds on the iterator in the loop's direction.
     pub cond: AffineCond,
@@ -77,6 +105,11 @@ pub struct Statement<'c> {
     pub body: Expr,
     /// Enclosing loops' iterators, outermost first.
     pub iterators: Vec<String>,
+    /// Their C types.
+    pub iterator_types: Vec<ctype::IntType>,
+    /// Whether generated code, whose counters are `long`, must convert values back to their C
+    /// types to compute what the statement computes.
+    pub casts: Casts,
     /// Enclosing loops (ids into [`Scop::loops`]), outermost first.
     pub loops: Vec<LoopId>,
     /// The FlowGraph node of the statement.
@@ -88,6 +121,17 @@ pub struct Statement<'c> {
     /// Textual position at each depth (the β of the schedule).
     pub beta: Vec<usize>,
     pub accesses: Vec<AccessPattern<'c>>,
+}
+
+/// Which names a printed statement must convert to their C types (see
+/// [`ctype::same_values`]): `int` iterators replaced by `long` expressions change, say,
+/// `i - 5u` (an `unsigned int` in C, a `long` then).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Casts {
+    /// The iterators, where the parameters keep their C types (host code).
+    pub iterators: bool,
+    /// The iterators and the parameters, where both are `long` (device code).
+    pub iterators_and_params: bool,
 }
 
 impl Statement<'_> {

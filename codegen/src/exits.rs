@@ -1,0 +1,37 @@
+//! After a transformed SCoP: the values C's loops would have left in the iterators declared
+//! outside it ([`rosepolly::model::IteratorExit`]), for the code that reads them later.
+
+use rosepolly::math::isl::Ctx;
+use rosepolly::model::Scop;
+use rosepolly::syntax;
+
+use crate::c::host_control;
+
+/// Assignments of the iterators' final values, one line each (indented by two); an iterator
+/// nothing reads later is only mentioned (`(void)i;`), so that a compiler does not call the
+/// user's declaration unused.
+pub fn assignments(ctx: &Ctx, scop: &Scop) -> String {
+    let mut out = String::new();
+    for e in &scop.exits {
+        let Some(value) = &e.value else {
+            out.push_str(&format!("  (void){};\n", e.name));
+            continue;
+        };
+        let set = value.isl();
+        if set.is_empty() {
+            continue;
+        }
+        let where_defined = set.clone().params();
+        let pa = set.clone().dim_max(0);
+        let v = host_control(scop, &syntax::value(ctx, scop, pa));
+        let assign = format!("{} = ({})({v});", e.name, e.ty.spelling());
+        let everywhere = rosepolly::compilation::param_box(ctx, scop).is_subset(&where_defined);
+        if everywhere {
+            out.push_str(&format!("  {assign}\n"));
+        } else {
+            let c = host_control(scop, &syntax::condition(ctx, scop, &where_defined));
+            out.push_str(&format!("  if ({c}) {assign}\n"));
+        }
+    }
+    out
+}

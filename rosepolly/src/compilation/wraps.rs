@@ -1,0 +1,432 @@
+//! Deciding the conversions of a region ([`Affine::Wrap`]) so that the model is C's meaning.
+//!
+//! Each conversion that may change a value is looked at where C evaluates it — over the
+//! enclosing domain of a loop header or a condition, over the statement's domain for a
+//! subscript, over the iterations and the exit test of a loop for its condition — and isl
+//! answers whether the value always fits the target type:
+//!
+//! * it fits: the conversion changes nothing and is dropped;
+//! * it may not fit, in a condition, a subscript or a loop's initial value, to a type of at most
+//!   32 bits: the conversion is kept in its exact quasi-affine form (`(i - 3u) % 8u` reads
+//!   element `(i - 3) mod 8`);
+//! * otherwise (a loop condition whose monotonicity a wrap would break, 64-bit types): the
+//!   model assumes it fits, and the parameter values for which it does become the SCoP's
+//!   [`Assumptions`]; the generated program checks them and runs the original code for the
+//!   others. If no parameter value is left, the region is rejected with the conversion named.
+//!
+//! An unsigned iterator must not wrap either (`for (unsigned i = n; i >= 0; i--)` never
+//! ends), and a 64-bit unsigned parameter must fit in the `long` arithmetic of generated code:
+//! both are assumptions of the same kind.
+
+use std::collections::HashMap;
+
+use super::extract::{Analysis, Site};
+use crate::diag::{Diagnostic, Diagnostics, Loc};
+use crate::math::isl::{Ctx, Set};
+use crate::math::Domain;
+use crate::model::affine::{Affine, AffineCond, CmpOp};
+use crate::model::ctype::IntType;
+use crate::model::{AffineLoop, Assumptions, Scop};
+
+/// Where a conversion is evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Where {
+    LoopInit(usize),
+    LoopCond(usize),
+    /// The iterator of a loop with an unsigned type (no conversion node: the variable itself).
+    Iterator(usize),
+    Condition(usize),
+    /// A subscript of the statement draft with this index.
+    Subscript(usize),
+}
+
+/// One value that must fit a type.
+struct Obligation {
+    /// The conversion node, if any.
+    id: Option<usize>,
+    inner: Affine,
+    ty: IntType,
+    at: Where,
+    what: String,
+}
+
+/// The decisions: conversion id → exact form kept (`true`) or dropped (`false`).
+pub(crate) struct Resolution<'c> {
+    decisions: HashMap<usize, bool>,
+    pub assumptions: Option<Assumptions<'c>>,
+}
+
+impl Resolution<'_> {
+    fn decide(&self) -> impl Fn(usize) -> Option<bool> + '_ {
+        |id| Some(self.decisions.get(&id).copied().unwrap_or(false))
+    }
+
+    /// Replace every conversion of the analysed region by its decision.
+    pub fn apply(&self, a: &mut Analysis) {
+        let d = self.decide();
+        for l in &mut a.loops {
+            l.init = l.init.resolve_wraps(&d);
+            l.cond = l.cond.resolve_wraps(&d);
+        }
+        for c in &mut a.conditions {
+            *c = c.resolve_wraps(&d);
+        }
+        for s in a.loop_sites.iter_mut().chain(a.cond_sites.iter_mut()) {
+            s.domain = s.domain.resolve_wraps(&d);
+        }
+        for dr in &mut a.drafts {
+            dr.domain = dr.domain.resolve_wraps(&d);
+            for (_, _, subs) in &mut dr.accesses {
+                for s in subs.iter_mut() {
+                    *s = s.resolve_wraps(&d);
+                }
+            }
+        }
+    }
+}
+
+/// Decide every conversion of the region; the parameter values the model needs, if not all.
+pub(crate) fn resolve<'c>(
+    ctx: &'c Ctx,
+    scop: &mut Scop<'c>,
+    a: &Analysis,
+) -> Result<Resolution<'c>, Diagnostics> {
+    let obligations = obligations(a);
+    let mut r = Resolver {
+        ctx,
+        scop,
+        a,
+        decisions: HashMap::new(),
+        assumed: None,
+        reasons: Vec::new(),
+    };
+    for o in &obligations {
+        r.decide(o)?;
+    }
+    r.parameter_ranges()?;
+    let Resolver {
+        decisions,
+        assumed,
+        reasons,
+        scop,
+        ..
+    } = r;
+    let assumptions = assumed.map(|set| Assumptions {
+        context: Domain::new(set.gist_params(param_box(ctx, scop)).coalesce()),
+        reasons,
+    });
+    Ok(Resolution {
+        decisions,
+        assumptions,
+    })
+}
+
+/// Every conversion of the region in creation order (which is program order, inner operands
+/// first), then the unsigned iterators.
+fn obligations(a: &Analysis) -> Vec<Obligation> {
+    let mut out = Vec::new();
+    let mut push = |at: Where, found: Vec<(usize, Affine, IntType)>| {
+        for (id, inner, ty) in found {
+            out.push(Obligation {
+                id: Some(id),
+                inner,
+                ty,
+                at,
+                what: a.wraps.what(id),
+            });
+        }
+    };
+    for (k, l) in a.loops.iter().enumerate() {
+        let mut w = Vec::new();
+        l.init.wraps(&mut w);
+        push(Where::LoopInit(k), w);
+        let mut w = Vec::new();
+        l.cond.wraps(&mut w);
+        push(Where::LoopCond(k), w);
+    }
+    for (k, c) in a.conditions.iter().enumerate() {
+        let mut w = Vec::new();
+        c.wraps(&mut w);
+        push(Where::Condition(k), w);
+    }
+    for (k, d) in a.drafts.iter().enumerate() {
+        let mut w = Vec::new();
+        for (_, _, subs) in &d.accesses {
+            subs.iter().for_each(|s| s.wraps(&mut w));
+        }
+        push(Where::Subscript(k), w);
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|o| seen.insert(o.id));
+    out.sort_by_key(|o| o.id);
+    for (k, l) in a.loops.iter().enumerate() {
+        if !l.ty.signed {
+            out.push(Obligation {
+                id: None,
+                inner: Affine::var(&l.iterator),
+                ty: l.ty,
+                at: Where::Iterator(k),
+                what: format!(
+                    "the `{}` iterator `{}`, which wraps around instead of leaving the range",
+                    l.ty, l.iterator
+                ),
+            });
+        }
+    }
+    out
+}
+
+struct Resolver<'a, 'c> {
+    ctx: &'c Ctx,
+    scop: &'a mut Scop<'c>,
+    a: &'a Analysis,
+    decisions: HashMap<usize, bool>,
+    /// The parameter values assumed so far (`None`: all).
+    assumed: Option<Set<'c>>,
+    reasons: Vec<(Loc, String)>,
+}
+
+impl<'c> Resolver<'_, 'c> {
+    fn decided(&self, e: &Affine) -> Affine {
+        e.resolve_wraps(&|id| Some(self.decisions.get(&id).copied().unwrap_or(false)))
+    }
+
+    fn decided_cond(&self, c: &AffineCond) -> AffineCond {
+        c.resolve_wraps(&|id| Some(self.decisions.get(&id).copied().unwrap_or(false)))
+    }
+
+    fn decide(&mut self, o: &Obligation) -> Result<(), Diagnostics> {
+        let (iters, domain) = self.domain(o.at);
+        let inner = self.decided(&o.inner);
+        let outside = AffineCond::or(
+            AffineCond::cmp(CmpOp::Lt, inner.clone(), bound(o.ty.min())),
+            AffineCond::cmp(CmpOp::Gt, inner.clone(), bound(o.ty.max())),
+        );
+        let violation = self.set(&iters, &AffineCond::and(domain, outside));
+        if violation.is_empty() {
+            if let Some(id) = o.id {
+                self.decisions.insert(id, false);
+            }
+            return Ok(());
+        }
+        if let Some(id) = o.id.filter(|_| self.exact_allowed(o, &inner)) {
+            self.decisions.insert(id, true);
+            return Ok(());
+        }
+        if let Some(id) = o.id {
+            self.decisions.insert(id, false);
+        }
+        let (loc, text) = self.location(o.at);
+        let example = self.example(&violation, &iters);
+        self.assume(violation.params().complement(), &loc, &text, &o.what)
+            .map_err(|d| d.with_note(example).into())
+    }
+
+    /// `for example with n = 3, i = -1`: a point where a value does not fit.
+    fn example(&self, violation: &Set, iters: &[String]) -> String {
+        let Some((params, dims)) = violation.sample_with_params() else {
+            return String::new();
+        };
+        let names = self.scop.params.iter().chain(iters);
+        let values: Vec<String> = names
+            .zip(params.iter().chain(&dims))
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect();
+        if values.is_empty() {
+            "it does so in every execution".into()
+        } else {
+            format!("for example with {}", values.join(", "))
+        }
+    }
+
+    /// Restrict the assumed parameter values; an error if none is left.
+    fn assume(
+        &mut self,
+        holds: Set<'c>,
+        loc: &Loc,
+        text: &str,
+        what: &str,
+    ) -> Result<(), Diagnostic> {
+        let before = self
+            .assumed
+            .clone()
+            .unwrap_or_else(|| param_box(self.ctx, self.scop));
+        let after = before.intersect(holds).coalesce();
+        if after.is_empty() {
+            return Err(Diagnostic::new(
+                loc.clone(),
+                format!("{what} changes its value here, whatever the parameters"),
+            )
+            .with_snippet(text)
+            .with_note(
+                "C converts such values modulo 2^N (N bits of the type); polyc's model of this SCoP cannot follow that here: change the types so that no conversion changes a value",
+            ));
+        }
+        self.assumed = Some(after);
+        self.reasons.push((loc.clone(), what.to_string()));
+        Ok(())
+    }
+
+    /// A 64-bit unsigned parameter must fit in `long`, the generated code's arithmetic.
+    fn parameter_ranges(&mut self) -> Result<(), Diagnostics> {
+        let params: Vec<(String, IntType)> = self
+            .scop
+            .params
+            .iter()
+            .cloned()
+            .zip(self.scop.param_types.iter().copied())
+            .collect();
+        for (p, ty) in params {
+            if IntType::LONG.holds(ty) {
+                continue;
+            }
+            let name = self.scop.names.get(&p);
+            let text = format!("{}{{ : {name} <= {} }}", self.scop.isl_params(), i64::MAX);
+            let holds = Set::parse(self.ctx, &text).expect("a parameter bound parses");
+            let loc = self.scop.region.start.clone();
+            let what = format!(
+                "the `{ty}` parameter `{p}` above {} (generated code computes in `long`)",
+                i64::MAX
+            );
+            self.assume(holds, &loc, &p, &what)?;
+        }
+        Ok(())
+    }
+
+    /// Exact forms are for types the generated 64-bit arithmetic holds, and not inside a
+    /// loop condition's own iterator (the condition must stay monotone in it).
+    fn exact_allowed(&self, o: &Obligation, inner: &Affine) -> bool {
+        if o.ty.bits > 32 {
+            return false;
+        }
+        match o.at {
+            Where::LoopInit(_) | Where::Condition(_) | Where::Subscript(_) => true,
+            Where::LoopCond(l) => {
+                let mut vs = Vec::new();
+                inner.vars(&mut vs);
+                !vs.contains(&self.a.loops[l].iterator)
+            }
+            Where::Iterator(_) => false,
+        }
+    }
+
+    /// The iterators in scope where `at` is evaluated and the condition they satisfy.
+    fn domain(&self, at: Where) -> (Vec<String>, AffineCond) {
+        let site = |s: &Site| (s.iterators.clone(), self.decided_cond(&s.domain));
+        match at {
+            Where::LoopInit(l) => site(&self.a.loop_sites[l]),
+            Where::LoopCond(l) | Where::Iterator(l) => {
+                let (mut iters, outer) = site(&self.a.loop_sites[l]);
+                let lp = &self.a.loops[l];
+                iters.push(lp.iterator.clone());
+                let run = iterations_and_exit(&AffineLoop {
+                    init: self.decided(&lp.init),
+                    cond: self.decided_cond(&lp.cond),
+                    ..lp.clone()
+                });
+                (iters, AffineCond::and(outer, run))
+            }
+            Where::Condition(c) => site(&self.a.cond_sites[c]),
+            Where::Subscript(k) => {
+                let d = &self.a.drafts[k];
+                (d.iterators.clone(), self.decided_cond(&d.domain))
+            }
+        }
+    }
+
+    fn location(&self, at: Where) -> (Loc, String) {
+        let flow = &self.scop.flow;
+        match at {
+            Where::LoopInit(l) | Where::LoopCond(l) | Where::Iterator(l) => {
+                (flow.loops[l].loc.clone(), flow.loops[l].header.clone())
+            }
+            Where::Condition(c) => (
+                flow.conditionals[c].loc.clone(),
+                flow.conditionals[c].text.clone(),
+            ),
+            Where::Subscript(k) => {
+                let s = &flow.statements[self.a.drafts[k].flow_id];
+                (s.loc.clone(), s.text.clone())
+            }
+        }
+    }
+
+    /// `{ [iters] : cond }` over the parameters, within the parameters' types.
+    fn set(&mut self, iters: &[String], cond: &AffineCond) -> Set<'c> {
+        let names: Vec<String> = iters.iter().map(|i| self.scop.names.name(i)).collect();
+        let map = &self.scop.names;
+        let text = format!(
+            "{}{{ [{}] : {} }}",
+            self.scop.isl_params(),
+            names.join(", "),
+            cond.to_isl(&|v| map.get(v))
+        );
+        Set::parse(self.ctx, &text)
+            .unwrap_or_else(|e| panic!("conversion check `{text}` does not parse: {e}"))
+            .intersect_params(param_box(self.ctx, self.scop))
+    }
+}
+
+/// The values a loop's iterator takes: its iterations and the value that ends the loop (the
+/// first that fails the condition), as a condition on the iterator. The condition is a
+/// conjunction of bounds in the loop's direction, so the iterations are an interval from the
+/// initial value: `it = init` or the previous value passed the test.
+pub(crate) fn iterations_and_exit(lp: &AffineLoop) -> AffineCond {
+    let it = Affine::var(&lp.iterator);
+    let step = lp.stride.abs();
+    let (from, dist) = if lp.stride > 0 {
+        (
+            AffineCond::cmp(CmpOp::Ge, it.clone(), lp.init.clone()),
+            Affine::minus(it.clone(), lp.init.clone()),
+        )
+    } else {
+        (
+            AffineCond::cmp(CmpOp::Le, it.clone(), lp.init.clone()),
+            Affine::minus(lp.init.clone(), it.clone()),
+        )
+    };
+    let previous = Affine::minus(it.clone(), Affine::Const(lp.stride));
+    let prev_passed = lp.cond.rename(&|v| {
+        if v == lp.iterator {
+            previous.clone()
+        } else {
+            Affine::var(v)
+        }
+    });
+    let aligned = if step > 1 {
+        AffineCond::cmp(CmpOp::Eq, Affine::floor_mod(dist, step), Affine::Const(0))
+    } else {
+        AffineCond::True
+    };
+    let first = AffineCond::cmp(CmpOp::Eq, it, lp.init.clone());
+    AffineCond::and(
+        AffineCond::and(from, aligned),
+        AffineCond::or(first, prev_passed),
+    )
+}
+
+fn bound(v: i128) -> Affine {
+    // Bounds of 64-bit types exceed i64 only for `unsigned long`'s maximum, which no i64 value
+    // exceeds: clamp it.
+    Affine::Const(i64::try_from(v).unwrap_or(i64::MAX))
+}
+
+/// The values the parameters' C types allow.
+pub fn param_box<'c>(ctx: &'c Ctx, scop: &Scop) -> Set<'c> {
+    let conds: Vec<String> = scop
+        .params
+        .iter()
+        .zip(&scop.param_types)
+        .map(|(p, t)| format!("{} <= {} <= {}", t.min(), scop.names.get(p), t.max()))
+        .collect();
+    let text = format!(
+        "{}{{ : {} }}",
+        scop.isl_params(),
+        if conds.is_empty() {
+            "true".to_string()
+        } else {
+            conds.join(" and ")
+        }
+    );
+    Set::parse(ctx, &text).expect("parameter ranges parse")
+}
