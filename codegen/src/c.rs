@@ -8,6 +8,7 @@ use rosepolly::model::Scop;
 use rosepolly::syntax::{Node, FLOORD, MAX, MIN};
 
 use crate::ir::KNode;
+use crate::names::{unmarked, user};
 
 /// Definitions of the helpers generated expressions call, guarded so that a file may hold
 /// several generated regions (and survive being compiled by polyc again).
@@ -180,17 +181,27 @@ pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr], device: bool)
         ty: ty.spelling().into(),
         expr: Box::new(e),
     };
-    st.body.substitute(&|name| {
-        if let Some(k) = st.iterators.iter().position(|i| i == name) {
-            let a = args[k].clone();
-            return Some(if cast_iters {
-                cast(st.iterator_types[k], a)
-            } else {
-                a
-            });
+    st.body.map(&mut |e| match e {
+        Expr::Var(name) => {
+            if let Some(k) = st.iterators.iter().position(|i| *i == name) {
+                let a = args[k].clone();
+                return if cast_iters {
+                    cast(st.iterator_types[k], a)
+                } else {
+                    a
+                };
+            }
+            let v = Expr::Var(user(&name));
+            match scop.params.iter().position(|p| *p == name) {
+                Some(p) if cast_params => cast(scop.param_types[p], v),
+                _ => v,
+            }
         }
-        let p = scop.params.iter().position(|p| p == name)?;
-        cast_params.then(|| cast(scop.param_types[p], Expr::var(name)))
+        Expr::Index { array, subscripts } => Expr::Index {
+            array: user(&array),
+            subscripts,
+        },
+        other => other,
     })
 }
 
@@ -199,13 +210,42 @@ pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr], device: bool)
 /// maximum would not compute the model's values otherwise).
 pub fn host_control(scop: &Scop, e: &Expr) -> Expr {
     e.substitute(&|name| {
-        let p = scop.params.iter().position(|p| p == name)?;
+        let p = param(scop, name)?;
         let t = scop.param_types[p];
-        (!(t.signed && t.bits == 64)).then(|| Expr::Cast {
-            ty: "long".into(),
-            expr: Box::new(Expr::var(name)),
+        let v = Expr::var(user(unmarked(name)));
+        Some(if t.signed && t.bits == 64 {
+            v
+        } else {
+            Expr::Cast {
+                ty: "long".into(),
+                expr: Box::new(v),
+            }
         })
     })
+}
+
+/// Definitions of the parameters a SCoP derives from others with a C conversion
+/// ([`rosepolly::model::Derived`]): C computes the conversion itself.
+pub fn derived_params(scop: &Scop) -> String {
+    scop.derived
+        .iter()
+        .map(|d| {
+            let v = host_control(scop, &rosepolly::syntax::from_affine(&d.value));
+            format!("  const long {} = ({})({v});\n", d.name, d.ty.spelling())
+        })
+        .collect()
+}
+
+/// A control expression of device code, where the parameters are `long` already.
+fn device_control(scop: &Scop, e: &Expr) -> Expr {
+    e.substitute(&|name| param(scop, name).map(|_| Expr::var(user(unmarked(name)))))
+}
+
+/// The parameter a name of recovered code is: a parameter whose name has polyc's prefix is
+/// marked there (see [`crate::names`]), a generated name is not.
+fn param(scop: &Scop, name: &str) -> Option<usize> {
+    let p = scop.params.iter().position(|p| p == unmarked(name))?;
+    (user(&scop.params[p]) == name).then_some(p)
 }
 
 /// Print a recovered loop program.
@@ -269,7 +309,7 @@ impl Printer<'_> {
     /// Device code receives the parameters as `long` already.
     fn control(&self, e: &Expr) -> Expr {
         match self.device {
-            Some(_) => e.clone(),
+            Some(_) => device_control(self.scop, e),
             None => host_control(self.scop, e),
         }
     }

@@ -19,6 +19,7 @@ use crate::c::{self, COptions, DeviceHooks};
 use crate::footprint;
 use crate::host::{indent, tile_loop};
 use crate::ir::{base, origin, size, GroupCode, GroupIr, KNode, ScopIr, TiledGroup};
+use crate::names::{unmarked, user, user_expr};
 
 /// Which language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,7 +149,8 @@ impl DeviceCode<'_> {
         ];
         for a in kernel_args(self.scop, self.ir, &g.outer) {
             params.push(match a {
-                KernelArg::Param(n) | KernelArg::Outer(n) => format!("const long {n}"),
+                KernelArg::Param(n) => format!("const long {}", user(&n)),
+                KernelArg::Outer(n) => format!("const long {n}"),
                 KernelArg::TileSize(k) => format!("const long {}", size(k)),
                 KernelArg::Array {
                     name,
@@ -156,10 +158,12 @@ impl DeviceCode<'_> {
                     written,
                 } => {
                     let c = if written { "" } else { "const " };
-                    format!("{glob}{c}{elem} *{name}")
+                    format!("{glob}{c}{elem} *{}", user(&name))
                 }
-                KernelArg::Scalar { name, elem } => format!("const {elem} {name}"),
-                KernelArg::WrittenScalar { name, elem } => format!("{glob}{elem} *{name}"),
+                KernelArg::Scalar { name, elem } => format!("const {elem} {}", user(&name)),
+                KernelArg::WrittenScalar { name, elem } => {
+                    format!("{glob}{elem} *{}", user(&name))
+                }
             });
         }
         let (group_id, lid, wg) = if cuda {
@@ -281,13 +285,13 @@ impl DeviceHooks for Hooks<'_> {
     fn statement(&self, e: Expr) -> Expr {
         let scop = self.scop;
         e.map(&mut |n| match n {
-            Expr::Index { array, subscripts } => match scop.symbols.get(&array) {
+            Expr::Index { array, subscripts } => match scop.symbols.get(unmarked(&array)) {
                 Some(d) if subscripts.len() == d.extents.len() && d.extents.len() > 1 => {
                     let mut lin = subscripts[0].clone();
                     for (s, ext) in subscripts.iter().zip(&d.extents).skip(1) {
                         let extent = ext
                             .as_ref()
-                            .map(from_affine)
+                            .map(|e| user_expr(&from_affine(e)))
                             .expect("the GPU targets check array extents first");
                         lin = Expr::Binary {
                             op: BinaryOp::Add,
@@ -311,7 +315,7 @@ impl DeviceHooks for Hooks<'_> {
                 func: opencl_math(&func),
                 args,
             },
-            Expr::Var(v) => match scop.symbols.get(&v) {
+            Expr::Var(v) => match scop.symbols.get(unmarked(&v)) {
                 Some(d) if d.extents.is_empty() && d.written => Expr::Index {
                     array: v,
                     subscripts: vec![Expr::int(0)],

@@ -13,6 +13,7 @@ use crate::fallback;
 use crate::footprint;
 use crate::gpu_host::{c_string, GpuHost, CUDA_CHECK};
 use crate::lower::{Device, Lowering};
+use crate::names::{self, Namespace};
 use crate::openmp::OpenMp;
 use crate::splice::{self, Region};
 
@@ -81,7 +82,11 @@ pub fn compile(
             "--no-tile applies to the C target only: OpenCL and CUDA kernels run tiles",
         )));
     }
-    let prefix = iterator_prefix(&src.text);
+    let prefix = iterator_prefix(src);
+    let namespace = Namespace::choose(src);
+    if let (Some(_), Some(clash)) = (gpu, names::runtime_conflict(src)) {
+        return Err(Diagnostics::one(clash));
+    }
     let original = std::fs::read_to_string(&src.path).map_err(|e| {
         Diagnostics::one(Diagnostic::new(
             Loc::new(&main, 0, None),
@@ -152,10 +157,16 @@ pub fn compile(
             }
             None => code,
         };
+        let defs = c::derived_params(scop);
+        let code = if defs.is_empty() {
+            code
+        } else {
+            format!("  {{\n{defs}{code}  }}\n")
+        };
         regions.push(Region {
             first_line: scop.region.start.line,
             last_line: scop.region.end.line,
-            code,
+            code: namespace.apply(&code),
         });
     }
     let runtime = match gpu {
@@ -180,6 +191,7 @@ pub fn compile(
         splice::comment_text(&main),
         c::helpers()
     );
+    let preamble = namespace.apply(&preamble);
     let text = splice::splice(&original, &main, &preamble, &regions)
         .map_err(|e| Diagnostics::one(Diagnostic::new(Loc::new(&main, 0, None), e.to_string())))?;
     Ok(Output { text, warnings })
@@ -335,12 +347,14 @@ pub fn generate_tiled_c(
     scop_block(scop, how, &body)
 }
 
-/// A prefix `p` such that no identifier `p<digits>` occurs in the source.
-pub fn iterator_prefix(text: &str) -> String {
-    let idents: std::collections::HashSet<&str> = text
+/// A prefix `p` such that no identifier or macro `p<digits>` occurs in the source.
+pub fn iterator_prefix(src: &SourceUnit) -> String {
+    let mut idents: std::collections::HashSet<&str> = src
+        .text
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
         .collect();
+    idents.extend(src.macros.iter().map(String::as_str));
     for p in ["c", "pc", "polyc_c"] {
         let clash = idents.iter().any(|w| {
             w.strip_prefix(p)

@@ -6,6 +6,7 @@ use rosepolly::model::Scop;
 use rosepolly::syntax;
 
 use crate::c::host_control;
+use crate::names::user;
 
 /// Assignments of the iterators' final values, one line each (indented by two); an iterator
 /// nothing reads later is only mentioned (`(void)i;`), so that a compiler does not call the
@@ -14,7 +15,7 @@ pub fn assignments(ctx: &Ctx, scop: &Scop) -> String {
     let mut out = String::new();
     for e in &scop.exits {
         let Some(value) = &e.value else {
-            out.push_str(&format!("  (void){};\n", e.name));
+            out.push_str(&format!("  (void){};\n", user(&e.name)));
             continue;
         };
         let set = value.isl();
@@ -24,7 +25,7 @@ pub fn assignments(ctx: &Ctx, scop: &Scop) -> String {
         let where_defined = set.clone().params();
         let pa = set.clone().dim_max(0);
         let v = host_control(scop, &syntax::value(ctx, scop, pa));
-        let assign = format!("{} = ({})({v});", e.name, e.ty.spelling());
+        let assign = format!("{} = ({})({v});", user(&e.name), e.ty.spelling());
         let everywhere = rosepolly::compilation::param_box(ctx, scop).is_subset(&where_defined);
         if everywhere {
             out.push_str(&format!("  {assign}\n"));

@@ -18,7 +18,7 @@ pub fn guard(ctx: &Ctx, scop: &Scop) -> Option<String> {
         .iter()
         .zip(&scop.param_types)
         .filter(|(_, t)| t.bits == 64 && !t.signed)
-        .map(|(p, _)| format!("{p} <= {}UL", i64::MAX))
+        .map(|(p, _)| format!("{} <= {}UL", crate::names::user(p), i64::MAX))
         .collect();
     parts.push(format!("({cond})"));
     Some(parts.join(" && "))
@@ -51,7 +51,7 @@ pub fn wrap(
     ));
     for l in first..=last {
         if let Some(text) = lines.get(l as usize - 1) {
-            out.push_str(text);
+            out.push_str(&crate::names::user_text(text));
             if !text.ends_with('\n') {
                 out.push('\n');
             }

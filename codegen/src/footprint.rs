@@ -156,6 +156,7 @@ fn c_linear(params: &[String], coeffs: &[i64], constant: i64) -> String {
         } else {
             out.push_str(sign);
         }
+        let p = crate::names::user(p);
         if mag == 1 {
             let _ = write!(out, "(long)({p})");
         } else {

@@ -15,6 +15,7 @@ use crate::device::{kernel_args, kernel_name, Dialect, KernelArg, RUNTIME_ARGS};
 use crate::footprint::{self, Footprint};
 use crate::host::{group_opening, indent, Labels, TileWalk};
 use crate::ir::{size, tile, GroupCode, GroupIr, ScopIr, ThreadLayout};
+use crate::names::{user, user_expr};
 use crate::openmp::{epilogue, prologue};
 
 /// Prints the host side of one lowered SCoP.
@@ -37,7 +38,7 @@ fn bytes(scop: &Scop, name: &str, rows: Option<&str>) -> String {
         .extents
         .iter()
         .map(|e| match (e, rows) {
-            (Some(e), _) => format!("(size_t)({})", from_affine(e)),
+            (Some(e), _) => format!("(size_t)({})", user_expr(&from_affine(e))),
             (None, Some(r)) => format!("(size_t)({r})"),
             (None, None) => unreachable!("device::unsupported checks inner extents"),
         })
@@ -161,9 +162,14 @@ impl<'a> GpuHost<'a> {
         let (mut set, mut tear) = (String::new(), String::new());
         // Byte offset and length of what moves in and out.
         let (host, whole, moved_in, moved_out) = if d.is_scalar() {
-            let n = format!("sizeof({name})");
+            let n = format!("sizeof({})", user(name));
             let both = ("0".to_string(), n.clone());
-            (format!("&{name}"), n, both.clone(), written.then_some(both))
+            (
+                format!("&{}", user(name)),
+                n,
+                both.clone(),
+                written.then_some(both),
+            )
         } else {
             let fp = self
                 .footprints
@@ -174,7 +180,10 @@ impl<'a> GpuHost<'a> {
             let extents: Vec<Option<String>> = d
                 .extents
                 .iter()
-                .map(|e| e.as_ref().map(|e| format!("(long)({})", from_affine(e))))
+                .map(|e| {
+                    e.as_ref()
+                        .map(|e| format!("(long)({})", user_expr(&from_affine(e))))
+                })
                 .collect();
             let rows = fp.rows_c();
             let (r_in, r_out) = (format!("polyc_in_{name}"), format!("polyc_out_{name}"));
@@ -188,7 +197,7 @@ impl<'a> GpuHost<'a> {
                 )
             };
             (
-                name.to_string(),
+                user(name),
                 bytes(self.scop, name, rows.as_deref()),
                 range(&r_in),
                 written.then(|| range(&r_out)),
@@ -368,13 +377,14 @@ impl<'a> GpuHost<'a> {
             ];
             for a in &args {
                 values.push(match a {
-                    KernelArg::Param(n) | KernelArg::Outer(n) => format!("(long)({n})"),
+                    KernelArg::Param(n) => format!("(long)({})", user(n)),
+                    KernelArg::Outer(n) => format!("(long)({n})"),
                     KernelArg::TileSize(k) => size(*k),
                     KernelArg::Array { name, elem, .. }
                     | KernelArg::WrittenScalar { name, elem } => {
                         format!("({elem} *)polyc_d_{name}")
                     }
-                    KernelArg::Scalar { name, .. } => name.clone(),
+                    KernelArg::Scalar { name, .. } => user(name),
                 });
             }
             let _ = write!(
@@ -408,7 +418,8 @@ impl<'a> GpuHost<'a> {
                 let _ = match a {
                     KernelArg::Param(n) | KernelArg::Outer(n) => writeln!(
                         s,
-                        "{{ const long polyc_v = (long)({n}); avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof(long)); }}"
+                        "{{ const long polyc_v = (long)({}); avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof(long)); }}",
+                        if matches!(a, KernelArg::Param(_)) { user(n) } else { n.clone() }
                     ),
                     KernelArg::TileSize(k) => writeln!(
                         s,
@@ -420,7 +431,8 @@ impl<'a> GpuHost<'a> {
                     }
                     KernelArg::Scalar { name, elem } => writeln!(
                         s,
-                        "{{ const {elem} polyc_v = {name}; avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof({elem})); }}"
+                        "{{ const {elem} polyc_v = {}; avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof({elem})); }}",
+                        user(name)
                     ),
                 };
             }

@@ -15,6 +15,7 @@ pub mod gpu_host;
 pub mod host;
 pub mod ir;
 pub mod lower;
+pub mod names;
 pub mod openmp;
 pub mod splice;
 

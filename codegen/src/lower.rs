@@ -485,7 +485,7 @@ impl Lowering<'_, '_> {
                 let name = if isl {
                     names[i].clone()
                 } else {
-                    format!("(long)({})", self.space.params[i])
+                    format!("(long)({})", crate::names::user(&self.space.params[i]))
                 };
                 terms.push(format!("{a} * {name}"));
             }
@@ -566,7 +566,11 @@ impl Lowering<'_, '_> {
         let mut out = String::from("(");
         for (a, t) in b.loosest_rest() {
             let _ = match t {
-                Term::Param(i) => write!(out, "{a} * (long)({}) + ", self.space.params[i]),
+                Term::Param(i) => write!(
+                    out,
+                    "{a} * (long)({}) + ",
+                    crate::names::user(&self.space.params[i])
+                ),
                 Term::Lo(j) => write!(out, "{a} * ({}) + ", lo[j]),
                 Term::Hi(j) => write!(out, "{a} * ({}) + ", hi[j]),
             };

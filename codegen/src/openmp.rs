@@ -14,6 +14,7 @@ use rosepolly::model::Scop;
 use crate::c::{self, COptions};
 use crate::host::{group_opening, indent, Labels, TileWalk};
 use crate::ir::{size, GroupCode, ScopIr};
+use crate::names::user;
 
 /// Prints one lowered SCoP as C+OpenMP.
 pub struct OpenMp<'a> {
@@ -151,8 +152,16 @@ pub fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>) -> String {
         };
         let _ = writeln!(out, "  const long {} = {value};", size(k));
     }
-    let names: Vec<String> = ir.params.iter().map(|p| format!(" {p}=%ld")).collect();
-    let args: Vec<String> = ir.params.iter().map(|p| format!(", (long)({p})")).collect();
+    let names: Vec<String> = ir
+        .params
+        .iter()
+        .map(|p| format!(" {}=%ld", user(p)))
+        .collect();
+    let args: Vec<String> = ir
+        .params
+        .iter()
+        .map(|p| format!(", (long)({})", user(p)))
+        .collect();
     let _ = writeln!(
         out,
         "  if (polyc_trace()) fprintf(stderr, \"polyc-params: scop={}{}\\n\"{});",

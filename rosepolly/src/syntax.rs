@@ -15,6 +15,7 @@ use crate::math::isl::{
 };
 use crate::model::affine::{Affine, AffineCond, CmpOp};
 use crate::model::expr::{BinaryOp, Expr, UnaryOp};
+use crate::model::user_names::user;
 use crate::model::Scop;
 
 /// Helper functions generated code must define (C semantics of isl's operations).
@@ -105,7 +106,7 @@ pub fn recover(ctx: &Ctx, scop: &Scop, schedule: UnionMap, opts: &RecoveryOption
     let ast = isl::ast_from_schedule(ctx, context, schedule, opts.iterators);
     let mut names: HashMap<String, String> = HashMap::new();
     for p in &scop.params {
-        names.insert(scop.names.get(p), p.clone());
+        names.insert(scop.names.get(p), user(p));
     }
     let stmts: HashMap<String, usize> = if opts.virtual_statements.is_empty() {
         scop.statements
@@ -158,7 +159,7 @@ impl Recover<'_> {
             names: scop
                 .params
                 .iter()
-                .map(|p| (scop.names.get(p), p.clone()))
+                .map(|p| (scop.names.get(p), user(p)))
                 .collect(),
             stmts: HashMap::new(),
             iterators: &[],

@@ -183,3 +183,70 @@ pub fn check_kernels(kernels: &[Kernel], datasets: &[&str], variants: &[Variant]
         failures.join("\n")
     );
 }
+
+/// A clang that compiles CUDA without the toolkit, if one is installed.
+pub fn clang() -> Option<String> {
+    ["clang-16", "clang-15", "clang"]
+        .into_iter()
+        .find(|c| {
+            Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .map(String::from)
+}
+
+/// Check a generated `.cu` without a GPU: its device code compiles to PTX (written to `ptx`)
+/// and its host code passes clang's syntax check against `tests/cuda/polyc_cuda_stub.h`.
+/// One line per failure.
+pub fn cuda_check(clang: &str, cu: &Path, cpp_flags: &[String], ptx: &Path) -> Vec<String> {
+    let stub = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/polyc_cuda_stub.h");
+    let common_flags = |c: &mut Command| {
+        c.args(["-x", "cuda", "-nocudainc", "-nocudalib", "-include"])
+            .arg(&stub)
+            .args(cpp_flags)
+            .arg(cu);
+    };
+    let mut device = Command::new(clang);
+    device.args(["--cuda-gpu-arch=sm_80", "--cuda-device-only", "-O2", "-S"]);
+    common_flags(&mut device);
+    device.arg("-o").arg(ptx);
+    let mut host = Command::new(clang);
+    host.args(["--cuda-host-only", "-fsyntax-only"]);
+    common_flags(&mut host);
+    let mut failures = Vec::new();
+    for (what, mut cmd) in [("device code to PTX", device), ("host code syntax", host)] {
+        match cmd.output() {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => failures.push(format!(
+                "{what}: {}",
+                String::from_utf8_lossy(&o.stderr)
+                    .lines()
+                    .take(8)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            )),
+            Err(e) => failures.push(format!("cannot run {clang}: {e}")),
+        }
+    }
+    failures
+}
+
+/// Run `exe` with `env`; its stdout, or why it failed.
+pub fn run_stdout(exe: &Path, env: &[(&str, &str)]) -> Result<String, String> {
+    let out = Command::new(exe)
+        .envs(env.iter().copied())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(format!(
+            "{} failed ({}): {}",
+            exe.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}

@@ -10,7 +10,7 @@
 use super::affine::{AffineContext, NotAffine};
 use super::flowgraph::{Conditional, ForLoop};
 use crate::diag::{Diagnostic, Loc};
-use crate::model::affine::{Affine, AffineCond, CmpOp};
+use crate::model::affine::{Affine, AffineCond, CmpOp, WrapForm};
 use crate::model::ctype::{CType, IntType};
 use crate::model::expr::{AssignOp, BinaryOp, Expr};
 use crate::model::AffineLoop;
@@ -268,7 +268,7 @@ pub fn default_evaluate_loop(lp: &ForLoop, cx: &AffineContext) -> Result<AffineL
         .map_err(|e| to_diag(&lp.loc, &lp.header, e, "loop bound"))?;
     // Directions are those of the values: a conversion either changes nothing there or is
     // assumed to (see `wraps`).
-    check_bound_direction(it, &cond.resolve_wraps(&|_| Some(false)), stride).map_err(|m| {
+    check_bound_direction(it, &cond.resolve_wraps(&|_| Some(WrapForm::Value)), stride).map_err(|m| {
         err(m).with_note("the loop condition must be a conjunction of bounds on the iterator in the direction it moves")
     })?;
     Ok(AffineLoop {

@@ -32,6 +32,8 @@ pub struct RegionInput {
     /// Variables that code outside the region may read (globals, and names the function uses
     /// outside it).
     pub live: BTreeSet<String>,
+    /// Every identifier and macro name of the translation unit (names polyc makes avoid them).
+    pub taken: std::rc::Rc<BTreeSet<String>>,
 }
 
 /// A statement's accesses before they become isl relations.
@@ -154,11 +156,12 @@ pub fn build<'c>(
         names: IslNames::default(),
         assumptions: None,
         exits: Vec::new(),
+        derived: Vec::new(),
     };
     for p in &scop.params {
         scop.names.name(p);
     }
-    let resolved = super::wraps::resolve(ctx, &mut scop, &analysis)?;
+    let resolved = super::wraps::resolve(ctx, &mut scop, &analysis, &|n| input.taken.contains(n))?;
     resolved.apply(&mut analysis);
     scop.assumptions = resolved.assumptions;
     scop.exits = super::exits::exits(ctx, &mut scop, &analysis, &input.live);
@@ -295,7 +298,17 @@ impl Extractor<'_> {
         for r in found {
             match r {
                 Reference::Call(func) => {
-                    if !self.custom.is_pure_function(&func) {
+                    if self.scope.defines_function(&func) {
+                        self.errors.push(
+                            Diagnostic::new(
+                                s.loc.clone(),
+                                format!("call to `{func}`, a function this program defines"),
+                            )
+                            .with_snippet(&s.text)
+                            .with_note("polyc cannot tell whether the program's own functions are free of side effects; statements may call the C library's math functions"),
+                        );
+                        ok = false;
+                    } else if !self.custom.is_pure_function(&func) {
                         self.errors.push(
                             Diagnostic::new(
                                 s.loc.clone(),

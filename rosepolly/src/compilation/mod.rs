@@ -57,6 +57,7 @@ pub fn build_models_with<'c>(
     };
     let mut errors = Diagnostics::default();
     let mut scops = Vec::new();
+    let taken = std::rc::Rc::new(src.identifiers());
     for (id, r) in found.into_iter().enumerate() {
         let flow = match flowgraph::FlowGraph::build(src, &r.items) {
             Ok(f) => f,
@@ -69,6 +70,7 @@ pub fn build_models_with<'c>(
         let input = extract::RegionInput {
             function: symbols::function_name(&r.function.node),
             live: live_outside(r.function, &r.region, &scope),
+            taken: taken.clone(),
             scope,
             region: r.region,
             flow,

@@ -213,6 +213,18 @@ impl SourceUnit {
         (l.file, l.line)
     }
 
+    /// Every identifier of the preprocessed text and every macro name.
+    pub fn identifiers(&self) -> BTreeSet<String> {
+        let mut out: BTreeSet<String> = self
+            .text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
+            .map(str::to_string)
+            .collect();
+        out.extend(self.macros.iter().cloned());
+        out
+    }
+
     /// The name the preprocessor gave the main file.
     pub fn main_file(&self) -> &str {
         &self.lines.main_file

@@ -6,6 +6,9 @@
 //! answers whether the value always fits the target type:
 //!
 //! * it fits: the conversion changes nothing and is dropped;
+//! * it may not fit, and only parameters enter it (`i < (short)(n + 65536)`, an `int` bound of
+//!   an unsigned iterator): it becomes a parameter of its own, which the generated code computes
+//!   with C's conversion itself before the SCoP ([`Derived`]);
 //! * it may not fit, in a condition, a subscript or a loop's initial value, to a type of at most
 //!   32 bits: the conversion is kept in its exact quasi-affine form (`(i - 3u) % 8u` reads
 //!   element `(i - 3) mod 8`);
@@ -24,9 +27,9 @@ use super::extract::{Analysis, Site};
 use crate::diag::{Diagnostic, Diagnostics, Loc};
 use crate::math::isl::{Ctx, Set};
 use crate::math::Domain;
-use crate::model::affine::{Affine, AffineCond, CmpOp};
+use crate::model::affine::{Affine, AffineCond, CmpOp, WrapForm};
 use crate::model::ctype::IntType;
-use crate::model::{AffineLoop, Assumptions, Scop};
+use crate::model::{AffineLoop, Assumptions, Derived, Scop};
 
 /// Where a conversion is evaluated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,15 +53,20 @@ struct Obligation {
     what: String,
 }
 
-/// The decisions: conversion id → exact form kept (`true`) or dropped (`false`).
+/// The decisions: conversion id → what it becomes.
 pub(crate) struct Resolution<'c> {
-    decisions: HashMap<usize, bool>,
+    decisions: HashMap<usize, WrapForm>,
     pub assumptions: Option<Assumptions<'c>>,
 }
 
+/// What `decisions` says of conversion `id` (its operand if undecided).
+fn form(decisions: &HashMap<usize, WrapForm>, id: usize) -> Option<WrapForm> {
+    Some(decisions.get(&id).cloned().unwrap_or(WrapForm::Value))
+}
+
 impl Resolution<'_> {
-    fn decide(&self) -> impl Fn(usize) -> Option<bool> + '_ {
-        |id| Some(self.decisions.get(&id).copied().unwrap_or(false))
+    fn decide(&self) -> impl Fn(usize) -> Option<WrapForm> + '_ {
+        |id| form(&self.decisions, id)
     }
 
     /// Replace every conversion of the analysed region by its decision.
@@ -86,16 +94,19 @@ impl Resolution<'_> {
 }
 
 /// Decide every conversion of the region; the parameter values the model needs, if not all.
+/// New parameters get names for which `taken` is false.
 pub(crate) fn resolve<'c>(
     ctx: &'c Ctx,
     scop: &mut Scop<'c>,
     a: &Analysis,
+    taken: &dyn Fn(&str) -> bool,
 ) -> Result<Resolution<'c>, Diagnostics> {
     let obligations = obligations(a);
     let mut r = Resolver {
         ctx,
         scop,
         a,
+        taken,
         decisions: HashMap::new(),
         assumed: None,
         reasons: Vec::new(),
@@ -132,7 +143,7 @@ fn obligations(a: &Analysis) -> Vec<Obligation> {
                 inner,
                 ty,
                 at,
-                what: a.wraps.what(id),
+                what: format!("{} changes its value", a.wraps.what(id)),
             });
         }
     };
@@ -167,7 +178,7 @@ fn obligations(a: &Analysis) -> Vec<Obligation> {
                 ty: l.ty,
                 at: Where::Iterator(k),
                 what: format!(
-                    "the `{}` iterator `{}`, which wraps around instead of leaving the range",
+                    "the `{}` iterator `{}` wraps around (its values leave the type's range)",
                     l.ty, l.iterator
                 ),
             });
@@ -180,7 +191,8 @@ struct Resolver<'a, 'c> {
     ctx: &'c Ctx,
     scop: &'a mut Scop<'c>,
     a: &'a Analysis,
-    decisions: HashMap<usize, bool>,
+    taken: &'a dyn Fn(&str) -> bool,
+    decisions: HashMap<usize, WrapForm>,
     /// The parameter values assumed so far (`None`: all).
     assumed: Option<Set<'c>>,
     reasons: Vec<(Loc, String)>,
@@ -188,11 +200,11 @@ struct Resolver<'a, 'c> {
 
 impl<'c> Resolver<'_, 'c> {
     fn decided(&self, e: &Affine) -> Affine {
-        e.resolve_wraps(&|id| Some(self.decisions.get(&id).copied().unwrap_or(false)))
+        e.resolve_wraps(&|id| form(&self.decisions, id))
     }
 
     fn decided_cond(&self, c: &AffineCond) -> AffineCond {
-        c.resolve_wraps(&|id| Some(self.decisions.get(&id).copied().unwrap_or(false)))
+        c.resolve_wraps(&|id| form(&self.decisions, id))
     }
 
     fn decide(&mut self, o: &Obligation) -> Result<(), Diagnostics> {
@@ -205,16 +217,23 @@ impl<'c> Resolver<'_, 'c> {
         let violation = self.set(&iters, &AffineCond::and(domain, outside));
         if violation.is_empty() {
             if let Some(id) = o.id {
-                self.decisions.insert(id, false);
+                self.decisions.insert(id, WrapForm::Value);
             }
             return Ok(());
         }
-        if let Some(id) = o.id.filter(|_| self.exact_allowed(o, &inner)) {
-            self.decisions.insert(id, true);
-            return Ok(());
-        }
         if let Some(id) = o.id {
-            self.decisions.insert(id, false);
+            let mut vars = Vec::new();
+            inner.vars(&mut vars);
+            if vars.iter().all(|v| self.scop.params.contains(v)) {
+                let name = self.derive(inner, o.ty);
+                self.decisions.insert(id, WrapForm::Name(name));
+                return Ok(());
+            }
+            if self.exact_allowed(o, &inner) {
+                self.decisions.insert(id, WrapForm::Exact);
+                return Ok(());
+            }
+            self.decisions.insert(id, WrapForm::Value);
         }
         let (loc, text) = self.location(o.at);
         let example = self.example(&violation, &iters);
@@ -255,7 +274,7 @@ impl<'c> Resolver<'_, 'c> {
         if after.is_empty() {
             return Err(Diagnostic::new(
                 loc.clone(),
-                format!("{what} changes its value here, whatever the parameters"),
+                format!("{what} here, whatever the parameters"),
             )
             .with_snippet(text)
             .with_note(
@@ -265,6 +284,24 @@ impl<'c> Resolver<'_, 'c> {
         self.assumed = Some(after);
         self.reasons.push((loc.clone(), what.to_string()));
         Ok(())
+    }
+
+    /// A new parameter: `value` (over parameters) converted to `ty`.
+    fn derive(&mut self, value: Affine, ty: IntType) -> String {
+        let k = self.scop.derived.len();
+        let mut name = format!("__polyc_p{}_{k}", self.scop.id);
+        while (self.taken)(&name) || self.scop.params.contains(&name) {
+            name.push('_');
+        }
+        self.scop.params.push(name.clone());
+        self.scop.param_types.push(ty);
+        self.scop.names.name(&name);
+        self.scop.derived.push(Derived {
+            name: name.clone(),
+            value,
+            ty,
+        });
+        name
     }
 
     /// A 64-bit unsigned parameter must fit in `long`, the generated code's arithmetic.
@@ -285,7 +322,7 @@ impl<'c> Resolver<'_, 'c> {
             let holds = Set::parse(self.ctx, &text).expect("a parameter bound parses");
             let loc = self.scop.region.start.clone();
             let what = format!(
-                "the `{ty}` parameter `{p}` above {} (generated code computes in `long`)",
+                "the `{ty}` parameter `{p}` cannot exceed {} (generated code computes in `long`)",
                 i64::MAX
             );
             self.assume(holds, &loc, &p, &what)?;

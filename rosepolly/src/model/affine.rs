@@ -349,9 +349,8 @@ impl Affine {
         }
     }
 
-    /// Replace the conversions `decide` has decided: by their operand (`Some(false)`, the value
-    /// fits or is assumed to) or by their exact form (`Some(true)`); `None` keeps one.
-    pub fn resolve_wraps(&self, decide: &impl Fn(usize) -> Option<bool>) -> Affine {
+    /// Replace the conversions `decide` has decided (see [`WrapForm`]); `None` keeps one.
+    pub fn resolve_wraps(&self, decide: &impl Fn(usize) -> Option<WrapForm>) -> Affine {
         let r = |a: &Affine| a.resolve_wraps(decide);
         match self {
             Affine::Const(_) | Affine::Var(_) => self.clone(),
@@ -362,8 +361,9 @@ impl Affine {
             Affine::Max(a, b) => Affine::max(r(a), r(b)),
             Affine::Select(c, a, b) => Affine::select(c.resolve_wraps(decide), r(a), r(b)),
             Affine::Wrap { id, inner, ty } => match decide(*id) {
-                Some(false) => r(inner),
-                Some(true) => Affine::exact_wrap(r(inner), *ty),
+                Some(WrapForm::Value) => r(inner),
+                Some(WrapForm::Exact) => Affine::exact_wrap(r(inner), *ty),
+                Some(WrapForm::Name(n)) => Affine::var(n),
                 None => Affine::Wrap {
                     id: *id,
                     inner: Box::new(r(inner)),
@@ -442,6 +442,17 @@ impl Affine {
             }
         }
     }
+}
+
+/// What a conversion ([`Affine::Wrap`]) becomes in the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WrapForm {
+    /// Its operand: the value fits (or is assumed to).
+    Value,
+    /// Its exact quasi-affine form ([`Affine::exact_wrap`]).
+    Exact,
+    /// A parameter of this name, which the generated code computes with C's own conversion.
+    Name(String),
 }
 
 /// `Σ coeff·var + constant`.
@@ -585,7 +596,7 @@ impl AffineCond {
     }
 
     /// See [`Affine::resolve_wraps`].
-    pub fn resolve_wraps(&self, decide: &impl Fn(usize) -> Option<bool>) -> AffineCond {
+    pub fn resolve_wraps(&self, decide: &impl Fn(usize) -> Option<WrapForm>) -> AffineCond {
         match self {
             AffineCond::True | AffineCond::False => self.clone(),
             AffineCond::Cmp(op, a, b) => {

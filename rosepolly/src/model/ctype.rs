@@ -213,9 +213,7 @@ impl CType {
 /// unsigned.
 pub fn literal_type(text: &str, value: i128) -> IntType {
     let lower = text.to_ascii_lowercase();
-    let digits_end = lower
-        .find(['u', 'l'])
-        .unwrap_or(lower.len());
+    let digits_end = lower.find(['u', 'l']).unwrap_or(lower.len());
     let suffix = &lower[digits_end..];
     let unsigned = suffix.contains('u');
     let longs = suffix.matches('l').count();

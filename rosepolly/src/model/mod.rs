@@ -7,6 +7,7 @@
 pub mod affine;
 pub mod ctype;
 pub mod expr;
+pub mod user_names;
 
 use std::collections::BTreeMap;
 
@@ -46,6 +47,17 @@ pub struct Scop<'c> {
     pub assumptions: Option<Assumptions<'c>>,
     /// The iterators declared outside the SCoP, and the values it leaves in them.
     pub exits: Vec<IteratorExit<'c>>,
+    /// Parameters the SCoP defines itself (the last of [`Scop::params`]): a C conversion of
+    /// other parameters' values that the model cannot follow, computed by the generated code.
+    pub derived: Vec<Derived>,
+}
+
+/// A parameter defined as `(ty)(value)`, `value` an expression of earlier parameters.
+#[derive(Debug, Clone)]
+pub struct Derived {
+    pub name: String,
+    pub value: Affine,
+    pub ty: ctype::IntType,
 }
 
 /// An iterator declared outside the SCoP, which C's loops leave at their exit value.
@@ -220,6 +232,9 @@ pub struct IslNames {
     map: BTreeMap<String, String>,
 }
 
+/// The prefix of the names polyc generates, in isl text and in C.
+pub const GENERATED_PREFIX: &str = "polyc_";
+
 /// Words isl's parser reserves (case-insensitively).
 const ISL_KEYWORDS: &[&str] = &[
     "exists", "and", "or", "implies", "not", "infty", "nan", "min", "max", "rat", "true", "false",
@@ -239,6 +254,11 @@ impl IslNames {
             return n.clone();
         }
         let mut candidate = preferred.to_string();
+        // Generated isl names (tile sizes `polyc_T0`, outer values `polyc_x0`...) start with
+        // `polyc_`: a C name that does too is given another.
+        if candidate.to_ascii_lowercase().starts_with(GENERATED_PREFIX) {
+            candidate.insert_str(0, "u_");
+        }
         while ISL_KEYWORDS.contains(&candidate.to_ascii_lowercase().as_str())
             || self.map.values().any(|v| *v == candidate)
         {
