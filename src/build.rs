@@ -139,6 +139,10 @@ pub fn best_target() -> TargetArg {
 /// Run `polyc build|run`; the exit status.
 pub fn main(args: Vec<String>) -> i32 {
     let cli = BuildCli::parse_from(args);
+    if let Err(e) = check_usage(&cli) {
+        eprintln!("polyc: error: {e}");
+        return 2;
+    }
     match build(&cli) {
         Ok(code) => code,
         Err(e) => {
@@ -148,6 +152,63 @@ pub fn main(args: Vec<String>) -> i32 {
     }
 }
 
+/// `-D`/`-U` need a macro name, as a C compiler's do.
+pub fn check_macros(define: &[String], undefine: &[String]) -> Result<(), String> {
+    let is_name = |n: &str| {
+        n.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    for d in define {
+        let name = d.split_once('=').map_or(d.as_str(), |(n, _)| n);
+        if !is_name(name) {
+            return Err(format!(
+                "-D '{d}': expected NAME or NAME=VALUE with a macro name"
+            ));
+        }
+    }
+    for u in undefine {
+        if !is_name(u) {
+            return Err(format!("-U '{u}': expected a macro name"));
+        }
+    }
+    Ok(())
+}
+
+fn check_usage(cli: &BuildCli) -> Result<(), String> {
+    check_macros(&cli.define, &cli.undefine)?;
+    match (&cli.output, cli.verb.as_str()) {
+        (None, "build") => return Err("polyc build needs -o EXE".into()),
+        (Some(o), _) => {
+            if let Some(s) = cli.sources.iter().find(|s| crate::output::same_file(s, o)) {
+                return Err(format!(
+                    "the output {} is the source {}; polyc never overwrites its input",
+                    o.display(),
+                    s.display()
+                ));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The scratch directory of the build in progress, for the signal handler to remove.
+static SCRATCH: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
+
+/// On SIGINT, SIGTERM or SIGHUP: remove the scratch directory, then exit with status 130 (the
+/// compiler polyc started may still finish its step; its output goes nowhere).
+fn clean_up_on_signals() {
+    let _ = ctrlc::set_handler(|| {
+        if let Some(dir) = SCRATCH.lock().ok().and_then(|mut d| d.take()) {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        eprintln!("polyc: interrupted; the build's scratch directory is removed");
+        std::process::exit(130);
+    });
+}
+
 fn build(cli: &BuildCli) -> Result<i32, String> {
     let target = cli.target.unwrap_or_else(best_target);
     let name = match target {
@@ -155,10 +216,20 @@ fn build(cli: &BuildCli) -> Result<i32, String> {
         TargetArg::Opencl => "OpenCL",
         TargetArg::Cuda => "CUDA",
     };
-    let work = std::env::temp_dir().join(format!("polyc-build-{}", std::process::id()));
-    std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
-    let result = build_in(cli, target, name, &work);
-    let _ = std::fs::remove_dir_all(&work);
+    // Created exclusively with a random name: nobody else's directory is ever reused.
+    let work = tempfile::Builder::new()
+        .prefix("polyc-build-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a scratch directory: {e}"))?;
+    if let Ok(mut s) = SCRATCH.lock() {
+        *s = Some(work.path().to_path_buf());
+    }
+    clean_up_on_signals();
+    let result = build_in(cli, target, name, work.path());
+    if let Ok(mut s) = SCRATCH.lock() {
+        *s = None;
+    }
+    drop(work);
     result
 }
 
@@ -190,10 +261,9 @@ fn build_in(cli: &BuildCli, target: TargetArg, name: &str, work: &Path) -> Resul
     if !status.success() {
         return Ok(status.code().unwrap_or(1));
     }
-    let exe = match (&cli.output, cli.verb.as_str()) {
-        (Some(o), _) => o.clone(),
-        (None, "run") => work.join(&stem),
-        (None, _) => return Err("polyc build needs -o EXE".into()),
+    let exe = match &cli.output {
+        Some(o) => o.clone(),
+        None => work.join(&stem),
     };
     // The file polyc wrote includes the user's headers relative to the original's directory.
     if let Some(dir) = main_src.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -233,5 +303,46 @@ fn build_in(cli: &BuildCli, target: TargetArg, name: &str, work: &Path) -> Resul
         .args(&cli.args)
         .status()
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    Ok(status.code().unwrap_or(1))
+    Ok(exit_code(&status))
+}
+
+/// The program's exit status; for a program killed by a signal, a message naming the signal
+/// and 128 + its number, as a shell reports it.
+fn exit_code(status: &std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(code) = status.code() {
+        return code;
+    }
+    let sig = status.signal().unwrap_or(0);
+    eprintln!(
+        "polyc: the program was killed by signal {sig} ({}){}",
+        signal_name(sig),
+        if status.core_dumped() {
+            ", core dumped"
+        } else {
+            ""
+        }
+    );
+    128 + sig
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
+        _ => "a signal",
+    }
 }

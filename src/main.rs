@@ -5,6 +5,7 @@
 //! original file, line and construct), 2 on bad usage.
 
 mod build;
+mod output;
 mod report;
 
 use std::path::{Path, PathBuf};
@@ -39,7 +40,8 @@ struct Cli {
     #[arg(required_unless_present_any = ["print_cflags", "print_libs"])]
     input: Option<PathBuf>,
 
-    /// Where to write the generated program (no file is written on failure).
+    /// Where to write the generated program (no file is written on failure), or the dump
+    /// with --dump (standard output without -o).
     #[arg(
         short = 'o',
         value_name = "OUT",
@@ -125,17 +127,23 @@ struct Cli {
 #[derive(Debug, Clone)]
 struct Sizes(Vec<i64>);
 
-/// `16,32,32`: positive integers separated by commas.
+/// `16,32,32`: positive integers separated by commas, within what a program accepts at run
+/// time (at most `ptile::MAX_TILE_SIZE` each, `ptile::MAX_TILE_SIZES` of them).
 fn parse_sizes(text: &str) -> Result<Sizes, String> {
-    text.split(',')
+    let sizes = text
+        .split(',')
         .map(|s| match s.trim().parse::<i64>() {
-            Ok(v) if v > 0 => Ok(v),
+            Ok(v) if (1..=ptile::MAX_TILE_SIZE).contains(&v) => Ok(v),
             _ => Err(format!(
-                "'{s}' is not a positive integer (expected sizes like 16,32,32)"
+                "'{s}' is not a tile size (expected integers from 1 to {}, like 16,32,32)",
+                ptile::MAX_TILE_SIZE
             )),
         })
-        .collect::<Result<Vec<i64>, String>>()
-        .map(Sizes)
+        .collect::<Result<Vec<i64>, String>>()?;
+    if sizes.len() > ptile::MAX_TILE_SIZES {
+        return Err(format!("more than {} sizes", ptile::MAX_TILE_SIZES));
+    }
+    Ok(Sizes(sizes))
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -198,6 +206,9 @@ fn main() -> ExitCode {
             }
         };
     }
+    if let Err(e) = check_usage(&cli) {
+        return usage_error(&e);
+    }
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(diags) => {
@@ -205,6 +216,46 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Bad usage: a message and exit status 2, as clap's own errors.
+fn usage_error(message: &str) -> ExitCode {
+    eprintln!("polyc: error: {message}");
+    ExitCode::from(2)
+}
+
+/// Combinations of options that mean nothing, and an output that is the input.
+fn check_usage(cli: &Cli) -> Result<(), String> {
+    let target = cli
+        .target
+        .or(match cli.output.as_ref().and_then(|o| o.extension()) {
+            Some(e) if e == "cu" => Some(TargetArg::Cuda),
+            _ => None,
+        });
+    let gpu = matches!(target, Some(TargetArg::Opencl | TargetArg::Cuda));
+    if gpu && cli.dump.is_none() {
+        if cli.no_tile {
+            return Err(
+                "--no-tile applies to --target c only: OpenCL and CUDA kernels run tiles".into(),
+            );
+        }
+        if cli.fixed_tile_sizes.is_some() {
+            return Err("--fixed-tile-sizes applies to --target c only".into());
+        }
+    }
+    if cli.intra_wavefront && !gpu {
+        return Err("--intra-wavefront applies to --target opencl and cuda only".into());
+    }
+    build::check_macros(&cli.define, &cli.undefine)?;
+    if let (Some(input), Some(out)) = (&cli.input, &cli.output) {
+        if output::same_file(input, out) {
+            return Err(format!(
+                "the output {} is the input file; polyc never overwrites its input",
+                out.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn pluto_options(cli: &Cli) -> PlutoOptions {
@@ -264,8 +315,13 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
                 }
             }
         };
-        print!("{text}");
-        return Ok(());
+        return match &cli.output {
+            Some(out) => write_output(out, &text),
+            None => {
+                print!("{text}");
+                Ok(())
+            }
+        };
     }
     let out = cli
         .output
@@ -293,18 +349,14 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
     write_output(out, &output.text)
 }
 
-/// Write through a temporary file so that a failure never leaves a partial output behind.
+/// Write the output safely (see [`output`]).
 fn write_output(path: &Path, text: &str) -> Result<(), Diagnostics> {
-    let tmp = path.with_extension("polyc-tmp");
-    let fail = |e: std::io::Error| {
-        let _ = std::fs::remove_file(&tmp);
+    output::write(path, text.as_bytes()).map_err(|e| {
         Diagnostics::one(Diagnostic::new(
             Loc::new(path.display().to_string(), 0, None),
             format!("cannot write the output: {e}"),
         ))
-    };
-    std::fs::write(&tmp, text).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(fail)
+    })
 }
 
 fn json(value: &impl serde::Serialize) -> String {
