@@ -9,6 +9,16 @@ use std::fmt;
 pub const DEFAULT_TILE_SIZE: i64 = 32;
 /// The largest tile size accepted.
 pub const MAX_TILE_SIZE: i64 = 1_000_000_000;
+/// The most values `POLYC_TILE_SIZES` may list (the C target's parser holds as many).
+pub const MAX_TILE_SIZES: usize = 64;
+/// The variables a generated program reads.
+pub const VARIABLES: &[&str] = &[
+    "POLYC_TILE_SIZES",
+    "POLYC_PROFILE",
+    "POLYC_TRACE",
+    "POLYC_DEVICE",
+    "POLYC_LOCAL_MEM",
+];
 /// The local-memory window when `POLYC_LOCAL_MEM` is unset (thesis §6.4: `L_w`).
 pub const DEFAULT_LOCAL_MEM: u64 = 16 * 1024;
 
@@ -70,8 +80,20 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl Config {
-    /// The configuration from the process environment.
+    /// The configuration from the process environment. A value that is not text (invalid
+    /// UTF-8) is malformed, not unset.
     pub fn from_env() -> Result<Config, ConfigError> {
+        for &variable in VARIABLES {
+            if let Some(v) = std::env::var_os(variable) {
+                if let Err(raw) = v.into_string() {
+                    return Err(ConfigError {
+                        variable,
+                        value: raw.to_string_lossy().into_owned(),
+                        expected: "text (this value is not valid UTF-8)",
+                    });
+                }
+            }
+        }
         Config::from_vars(|name| std::env::var(name).ok())
     }
 
@@ -104,7 +126,8 @@ fn tile_sizes(v: Option<&str>) -> Result<Vec<i64>, ConfigError> {
         value: text.to_string(),
         expected: "positive integers separated by commas, e.g. 16,32,32",
     };
-    text.split(',')
+    let sizes = text
+        .split(',')
         .map(|s| {
             if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad());
@@ -114,7 +137,11 @@ fn tile_sizes(v: Option<&str>) -> Result<Vec<i64>, ConfigError> {
                 _ => Err(bad()),
             }
         })
-        .collect()
+        .collect::<Result<Vec<i64>, ConfigError>>()?;
+    if sizes.len() > MAX_TILE_SIZES {
+        return Err(bad());
+    }
+    Ok(sizes)
 }
 
 fn switch(variable: &'static str, v: Option<&str>) -> Result<bool, ConfigError> {

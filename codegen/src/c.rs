@@ -41,7 +41,7 @@ pub fn host_support(cuda: bool) -> String {
 {q} long polyc_lmin(long a, long b) {{ return a < b ? a : b; }}
 {q} long polyc_lmax(long a, long b) {{ return a > b ? a : b; }}
 {q} long polyc_lfloord(long n, long d) {{ return n >= 0 ? n / d : -((-n + d - 1) / d); }}
-static double polyc_now(void) {{
+static inline __attribute__((unused)) double polyc_now(void) {{
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
@@ -59,7 +59,7 @@ pub fn runtime() -> String {
         r#"{}#ifndef POLYC_RUNTIME
 #define POLYC_RUNTIME
 /* A switch variable: unset, empty or 0 is off, 1 is on; anything else is an error. */
-static int polyc_switch(const char *name, int *cache) {{
+static inline __attribute__((unused)) int polyc_switch(const char *name, int *cache) {{
   if (*cache < 0) {{
     const char *v = getenv(name);
     if (!v || !*v || !strcmp(v, "0")) *cache = 0;
@@ -72,12 +72,12 @@ static int polyc_switch(const char *name, int *cache) {{
   return *cache;
 }}
 static int polyc_profile_cache = -1, polyc_trace_cache = -1;
-static int polyc_profile(void) {{ return polyc_switch("POLYC_PROFILE", &polyc_profile_cache); }}
-static int polyc_trace(void) {{ return polyc_switch("POLYC_TRACE", &polyc_trace_cache); }}
+static inline __attribute__((unused)) int polyc_profile(void) {{ return polyc_switch("POLYC_PROFILE", &polyc_profile_cache); }}
+static inline __attribute__((unused)) int polyc_trace(void) {{ return polyc_switch("POLYC_TRACE", &polyc_trace_cache); }}
 /* POLYC_TILE_SIZES: comma-separated positive integers, outermost tiled dimension first; a shorter
    list repeats its last value. Unset or empty: {default} for every dimension. */
-static long polyc_tile_size(int k) {{
-  static long sizes[64];
+static inline __attribute__((unused)) long polyc_tile_size(int k) {{
+  static long sizes[{max_sizes}];
   static int n = -1;
   if (n < 0) {{
     const char *s = getenv("POLYC_TILE_SIZES");
@@ -86,9 +86,9 @@ static long polyc_tile_size(int k) {{
     while (p && *p) {{
       char *end;
       long v;
-      if (*p < '0' || *p > '9' || n == 64) goto bad;
+      if (*p < '0' || *p > '9' || n == {max_sizes}) goto bad;
       v = strtol(p, &end, 10);
-      if (v <= 0 || v > 1000000000L) goto bad;
+      if (v <= 0 || v > {max_size}L) goto bad;
       sizes[n++] = v;
       p = end;
       if (*p == ',') {{
@@ -107,7 +107,7 @@ static long polyc_tile_size(int k) {{
 }}
 /* POLYC_MIN_POINTS: SCoPs whose tiled bands span fewer points run untiled, in their original
    order (tiles and threads do not pay there). Unset or empty: {min_points}; 0: always tile. */
-static long polyc_min_points(void) {{
+static inline __attribute__((unused)) long polyc_min_points(void) {{
   static long v = -1;
   if (v < 0) {{
     const char *s = getenv("POLYC_MIN_POINTS");
@@ -127,6 +127,8 @@ static long polyc_min_points(void) {{
 "#,
         host_support(false),
         default = ptile::DEFAULT_TILE_SIZE,
+        max_sizes = ptile::MAX_TILE_SIZES,
+        max_size = ptile::MAX_TILE_SIZE,
         min_points = ptile::DEFAULT_MIN_POINTS
     )
 }
@@ -170,7 +172,7 @@ pub trait DeviceHooks {
 }
 
 /// One statement instance: the statement's expression with its iterators replaced by `args`
-/// (`long` expressions). Where that would change what the statement computes, the values are
+/// (expressions computed in `long`). Where that would change what the statement computes, the values are
 /// converted back to the iterators' C types, and on a device (where parameters are `long`
 /// too) the parameters' as well.
 pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr], device: bool) -> Expr {
@@ -184,7 +186,14 @@ pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr], device: bool)
     st.body.map(&mut |e| match e {
         Expr::Var(name) => {
             if let Some(k) = st.iterators.iter().position(|i| *i == name) {
-                let a = args[k].clone();
+                // An iterator's value over the parameters (`m - 7` in a peeled instance) is
+                // computed in `long` like every control expression (`-m` of an unsigned `m`
+                // would wrap); device code has its parameters in `long` already.
+                let a = if device {
+                    args[k].clone()
+                } else {
+                    host_control(scop, &args[k])
+                };
                 return if cast_iters {
                     cast(st.iterator_types[k], a)
                 } else {

@@ -196,6 +196,12 @@ impl DeviceCode<'_> {
             out,
             "  (void)polyc_lid; (void)polyc_wg; (void)polyc_th; (void)polyc_th_off; (void)polyc_th_stride; (void)polyc_nwaves;"
         );
+        // Every kernel receives all the SCoP's data; the ones it does not touch are used here.
+        let unused: Vec<String> = params[7..]
+            .iter()
+            .map(|p| format!("(void){};", p.rsplit([' ', '*']).next().unwrap_or(p)))
+            .collect();
+        let _ = writeln!(out, "  {}", unused.join(" "));
         let body = match &g.code {
             GroupCode::Untiled(code) => self.print(code, 2),
             GroupCode::Tiled(t) => self.tiled(t),
@@ -213,7 +219,7 @@ impl DeviceCode<'_> {
                 out,
                 "  const long polyc_plo{k} = {lo}, polyc_phi{k} = {hi};"
             );
-            let _ = writeln!(out, "  (void)polyc_phi{k};");
+            let _ = writeln!(out, "  (void)polyc_plo{k}; (void)polyc_phi{k};");
         }
         for k in 0..t.host_dims {
             let _ = writeln!(

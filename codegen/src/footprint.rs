@@ -17,7 +17,10 @@ use std::fmt::Write;
 
 use rosepolly::compilation::deps;
 use rosepolly::math::isl::{BasicSet, Ctx, DimType, Set};
-use rosepolly::model::{AccessKind, Scop};
+use rosepolly::model::{AccessKind, Datum, Scop};
+use rosepolly::syntax::from_affine;
+
+use crate::names::user_expr;
 
 /// An array's box: inclusive `(lower, upper)` C expressions per dimension, in the parameters
 /// (`None` where the accesses give no upper bound: the run-time then clips to the array), and
@@ -44,6 +47,17 @@ pub struct Footprint {
 }
 
 /// The footprint of array `name` (which must have extents) in `scop`.
+/// An array's extents as `long` C expressions (`None`: the first, unknown, of a parameter).
+pub fn extents_c(d: &Datum) -> Vec<Option<String>> {
+    d.extents
+        .iter()
+        .map(|e| {
+            e.as_ref()
+                .map(|e| format!("(long)({})", user_expr(&from_affine(e))))
+        })
+        .collect()
+}
+
 pub fn footprint<'c>(ctx: &'c Ctx, scop: &Scop<'c>, name: &str) -> Footprint {
     let written = scop
         .statements
@@ -222,7 +236,7 @@ pub const SUPPORT: &str = r#"#ifndef POLYC_TRANSFER_SUPPORT
 #define POLYC_TRANSFER_SUPPORT
 /* The row-major element range [r[0], r[1]) from the first to the last element of the box
    lo..hi of an array with extents ext, clipped to the array; r[0] == r[1] when it is empty. */
-static inline void polyc_span(int dims, const long *ext, const long *lo, const long *hi, long *r) {
+static inline __attribute__((unused)) void polyc_span(int dims, const long *ext, const long *lo, const long *hi, long *r) {
   long a = 0, b = 0;
   for (int k = 0; k < dims; k++) {
     long l = polyc_lmax(lo[k], 0), h = polyc_lmin(hi[k], ext[k] - 1);
@@ -234,7 +248,7 @@ static inline void polyc_span(int dims, const long *ext, const long *lo, const l
   r[1] = b + 1;
 }
 /* r := the smallest range holding r and s. */
-static inline void polyc_span_join(long *r, const long *s) {
+static inline __attribute__((unused)) void polyc_span_join(long *r, const long *s) {
   if (s[0] == s[1]) return;
   if (r[0] == r[1]) { r[0] = s[0]; r[1] = s[1]; return; }
   r[0] = polyc_lmin(r[0], s[0]);
@@ -242,10 +256,17 @@ static inline void polyc_span_join(long *r, const long *s) {
 }
 /* Whether the box lo..hi spans every index of each dimension after the first, so that the
    range from its first to its last element holds nothing outside it. */
-static inline int polyc_whole_rows(int dims, const long *ext, const long *lo, const long *hi) {
+static inline __attribute__((unused)) int polyc_whole_rows(int dims, const long *ext, const long *lo, const long *hi) {
   for (int k = 1; k < dims; k++)
     if (lo[k] > 0 || hi[k] < ext[k] - 1) return 0;
   return 1;
+}
+/* Whether the element ranges ra of a and rb of b (elements of sa and sb bytes) share no byte. */
+static inline __attribute__((unused)) int polyc_apart(const void *a, const long *ra, long sa, const void *b, const long *rb, long sb) {
+  if (ra[0] == ra[1] || rb[0] == rb[1]) return 1;
+  unsigned long a0 = (unsigned long)a + (unsigned long)(ra[0] * sa), a1 = (unsigned long)a + (unsigned long)(ra[1] * sa);
+  unsigned long b0 = (unsigned long)b + (unsigned long)(rb[0] * sb), b1 = (unsigned long)b + (unsigned long)(rb[1] * sb);
+  return a1 <= b0 || b1 <= a0;
 }
 #endif
 "#;

@@ -177,14 +177,7 @@ impl<'a> GpuHost<'a> {
                 .find(|(n, _)| n == name)
                 .map(|(_, f)| f)
                 .expect("every array has a footprint");
-            let extents: Vec<Option<String>> = d
-                .extents
-                .iter()
-                .map(|e| {
-                    e.as_ref()
-                        .map(|e| format!("(long)({})", user_expr(&from_affine(e))))
-                })
-                .collect();
+            let extents = footprint::extents_c(d);
             let rows = fp.rows_c();
             let (r_in, r_out) = (format!("polyc_in_{name}"), format!("polyc_out_{name}"));
             let _ = writeln!(set, "long {r_in}[2], {r_out}[2];");
@@ -287,6 +280,7 @@ impl<'a> GpuHost<'a> {
             let _ = writeln!(s, "{{");
             for (k, (lo, hi)) in t.points.iter().enumerate() {
                 let _ = writeln!(s, "  const long polyc_plo{k} = {lo}, polyc_phi{k} = {hi};");
+                let _ = writeln!(s, "  (void)polyc_plo{k}; (void)polyc_phi{k};");
             }
             for (j, &k) in l.dims().iter().enumerate() {
                 let _ = writeln!(

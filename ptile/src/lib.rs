@@ -33,6 +33,10 @@ pub use space::{
 
 /// The tile size of every tiled dimension when `POLYC_TILE_SIZES` is not set.
 pub const DEFAULT_TILE_SIZE: i64 = 32;
+/// The largest tile size a program accepts (at run time, and `--fixed-tile-sizes`).
+pub const MAX_TILE_SIZE: i64 = 1_000_000_000;
+/// The most values `POLYC_TILE_SIZES` may list.
+pub const MAX_TILE_SIZES: usize = 64;
 
 /// On a CPU, a SCoP whose tiled bands span fewer points than this (`POLYC_MIN_POINTS`) runs
 /// untiled in its original order: tiles and threads cost more than they save there (measured:

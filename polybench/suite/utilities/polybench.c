@@ -15,7 +15,7 @@
 #include "polybench.h"
 
 /* Alignment of every array handed out by polybench_alloc_data. */
-#define POLYC_ALLOC_ALIGNMENT 4096
+#define SUITE_ALLOC_ALIGNMENT 4096
 
 double polybench_t_start;
 double polybench_t_end;
@@ -23,7 +23,7 @@ double polybench_t_end;
 /* Written by polybench_flush_cache so the traversal is not optimised away. */
 volatile double polybench_flush_sink;
 
-static double polyc_now(void)
+static double suite_now(void)
 {
   struct timespec ts;
   if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
@@ -57,12 +57,12 @@ void polybench_prepare_instruments(void)
 void polybench_timer_start(void)
 {
   polybench_prepare_instruments();
-  polybench_t_start = polyc_now();
+  polybench_t_start = suite_now();
 }
 
 void polybench_timer_stop(void)
 {
-  polybench_t_end = polyc_now();
+  polybench_t_end = suite_now();
 }
 
 void polybench_timer_print(void)
@@ -82,7 +82,7 @@ void* polybench_alloc_data(unsigned long long int n, int elt_size)
   }
   if (bytes == 0)
     bytes = 1;
-  if (posix_memalign(&block, POLYC_ALLOC_ALIGNMENT, (size_t)bytes) != 0
+  if (posix_memalign(&block, SUITE_ALLOC_ALIGNMENT, (size_t)bytes) != 0
       || block == NULL) {
     fprintf(stderr, "[polybench] out of memory: %llu bytes requested\n", bytes);
     exit(1);

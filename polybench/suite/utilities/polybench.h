@@ -20,8 +20,8 @@
  *   POLYBENCH_NO_FLUSH_CACHE  do not touch a large buffer before timing
  *   POLYBENCH_CACHE_SIZE_KB   size of that buffer (default 32770)
  */
-#ifndef POLYC_SUITE_POLYBENCH_H
-#define POLYC_SUITE_POLYBENCH_H
+#ifndef SUITE_POLYBENCH_H
+#define SUITE_POLYBENCH_H
 
 #include <stdlib.h>
 
@@ -213,4 +213,4 @@ extern void polybench_timer_print(void);
 extern void* polybench_alloc_data(unsigned long long int n, int elt_size);
 extern void polybench_free_data(void* ptr);
 
-#endif /* POLYC_SUITE_POLYBENCH_H */
+#endif /* SUITE_POLYBENCH_H */

@@ -9,8 +9,8 @@
  * The element type is int unless -DDATA_TYPE_IS_INT, -DDATA_TYPE_IS_FLOAT
  * or -DDATA_TYPE_IS_DOUBLE is given.
  */
-#ifndef POLYC_SUITE_NUSSINOV_H
-# define POLYC_SUITE_NUSSINOV_H
+#ifndef SUITE_NUSSINOV_H
+# define SUITE_NUSSINOV_H
 
 # if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && \
      !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET) && \
@@ -70,4 +70,4 @@
 #  define POW_FUN(x, y) pow(x, y)
 # endif
 
-#endif /* POLYC_SUITE_NUSSINOV_H */
+#endif /* SUITE_NUSSINOV_H */

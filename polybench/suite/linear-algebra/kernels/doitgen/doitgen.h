@@ -9,8 +9,8 @@
  * The element type is double unless -DDATA_TYPE_IS_INT, -DDATA_TYPE_IS_FLOAT
  * or -DDATA_TYPE_IS_DOUBLE is given.
  */
-#ifndef POLYC_SUITE_DOITGEN_H
-# define POLYC_SUITE_DOITGEN_H
+#ifndef SUITE_DOITGEN_H
+# define SUITE_DOITGEN_H
 
 # if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && \
      !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET) && \
@@ -102,4 +102,4 @@
 #  define POW_FUN(x, y) pow(x, y)
 # endif
 
-#endif /* POLYC_SUITE_DOITGEN_H */
+#endif /* SUITE_DOITGEN_H */

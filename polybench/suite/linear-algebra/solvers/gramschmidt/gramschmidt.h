@@ -9,8 +9,8 @@
  * The element type is double unless -DDATA_TYPE_IS_INT, -DDATA_TYPE_IS_FLOAT
  * or -DDATA_TYPE_IS_DOUBLE is given.
  */
-#ifndef POLYC_SUITE_GRAMSCHMIDT_H
-# define POLYC_SUITE_GRAMSCHMIDT_H
+#ifndef SUITE_GRAMSCHMIDT_H
+# define SUITE_GRAMSCHMIDT_H
 
 # if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && \
      !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET) && \
@@ -86,4 +86,4 @@
 #  define POW_FUN(x, y) pow(x, y)
 # endif
 
-#endif /* POLYC_SUITE_GRAMSCHMIDT_H */
+#endif /* SUITE_GRAMSCHMIDT_H */

@@ -9,8 +9,8 @@
  * The element type is double unless -DDATA_TYPE_IS_INT, -DDATA_TYPE_IS_FLOAT
  * or -DDATA_TYPE_IS_DOUBLE is given.
  */
-#ifndef POLYC_SUITE_LUDCMP_H
-# define POLYC_SUITE_LUDCMP_H
+#ifndef SUITE_LUDCMP_H
+# define SUITE_LUDCMP_H
 
 # if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && \
      !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET) && \
@@ -70,4 +70,4 @@
 #  define POW_FUN(x, y) pow(x, y)
 # endif
 
-#endif /* POLYC_SUITE_LUDCMP_H */
+#endif /* SUITE_LUDCMP_H */
