@@ -97,6 +97,7 @@ pub fn compile(
     let mut warnings = Vec::new();
     let mut kernels = String::new();
     let mut host_fallback = false;
+    let mut needs_spans = false;
     for scop in scops {
         if scop.region.start.file != main {
             return Err(Diagnostics::one(Diagnostic::new(
@@ -144,8 +145,13 @@ pub fn compile(
             None if opts.tile => generate_tiled_c(ctx, scop, &schedule, &prefix, opts),
             None => generate_c(ctx, scop, &schedule, &prefix, opts),
         };
+        warnings.extend(rosepolly::compilation::aliasing::overlapping_calls(
+            src, scop,
+        ));
         let code = code + &exits::assignments(ctx, scop);
-        let code = match fallback::guard(ctx, scop) {
+        let guard = fallback::guard(ctx, scop);
+        needs_spans |= guard.as_ref().is_some_and(|(decls, _)| !decls.is_empty());
+        let code = match &guard {
             Some(guard) => {
                 let (first, last) = (scop.region.start.line, scop.region.end.line);
                 let lines = if scop.region.marked {
@@ -153,12 +159,13 @@ pub fn compile(
                 } else {
                     (first, last)
                 };
-                fallback::wrap(scop, &guard, &code, &original, &main, lines)
+                fallback::wrap(scop, guard, &code, &original, &main, lines)
             }
             None => code,
         };
         let defs = c::derived_params(scop);
-        let code = if defs.is_empty() {
+        // One block, so that the declarations stay local to the SCoP.
+        let code = if defs.is_empty() && guard.is_none() {
             code
         } else {
             format!("  {{\n{defs}{code}  }}\n")
@@ -169,9 +176,14 @@ pub fn compile(
             code: namespace.apply(&code),
         });
     }
+    // The overlap checks' range arithmetic, on the C target.
+    let spans = match needs_spans {
+        true => format!("{}{}", c::host_support(false), footprint::SUPPORT),
+        false => String::new(),
+    };
     let runtime = match gpu {
-        None if opts.tile => c::runtime(),
-        None => String::new(),
+        None if opts.tile => c::runtime() + &spans,
+        None => spans,
         Some(d) => format!(
             "{}{}{}{}{}",
             c::host_support(d == Dialect::Cuda),

@@ -24,13 +24,13 @@ pub fn assignments(ctx: &Ctx, scop: &Scop) -> String {
         }
         let where_defined = set.clone().params();
         let pa = set.clone().dim_max(0);
-        let v = host_control(scop, &syntax::value(ctx, scop, pa));
+        let v = host_control(scop, &syntax::value_assumed(ctx, scop, pa));
         let assign = format!("{} = ({})({v});", user(&e.name), e.ty.spelling());
-        let everywhere = rosepolly::compilation::param_box(ctx, scop).is_subset(&where_defined);
+        let everywhere = syntax::assumed_box(ctx, scop).is_subset(&where_defined);
         if everywhere {
             out.push_str(&format!("  {assign}\n"));
         } else {
-            let c = host_control(scop, &syntax::condition(ctx, scop, &where_defined));
+            let c = host_control(scop, &syntax::condition_assumed(ctx, scop, &where_defined));
             out.push_str(&format!("  if ({c}) {assign}\n"));
         }
     }

@@ -2,14 +2,98 @@
 //! parameter values ([`rosepolly::model::Assumptions`]), the generated code checks them when it
 //! runs and executes the user's own lines for the other values.
 
+use std::fmt::Write;
+
+use rosepolly::compilation::symbols::Storage;
 use rosepolly::math::isl::Ctx;
-use rosepolly::model::Scop;
+use rosepolly::model::{Datum, Scop};
 use rosepolly::syntax;
 
 use crate::c::host_control;
+use crate::footprint;
+use crate::names::user;
 
-/// The C condition under which the transformed code of `scop` is exact, if it is not always.
-pub fn guard(ctx: &Ctx, scop: &Scop) -> Option<String> {
+/// The run-time test that the SCoP's arrays do not overlap (docs/scop-rules.md): the code that
+/// computes the element range each array touches (its footprint's, as the GPU targets move it),
+/// and the condition that every pair with a written member and a pointer parameter among them
+/// lies apart. `None` when no pair can overlap (arrays that are not parameters are distinct
+/// objects). Arrays whose footprint has no bounded range are left out.
+pub fn overlap_check(ctx: &Ctx, scop: &Scop) -> Option<(String, String)> {
+    let checked: Vec<&Datum> = scop
+        .symbols
+        .data
+        .values()
+        .filter(|d| {
+            (d.storage == Storage::Parameter && !d.is_scalar()) || d.storage == Storage::Global
+        })
+        .filter(|d| d.extents.iter().skip(1).all(Option::is_some))
+        .collect();
+    let pairs: Vec<(&Datum, &Datum)> = checked
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| checked[i + 1..].iter().map(move |b| (*a, *b)))
+        .filter(|(a, b)| a.written || b.written)
+        .filter(|(a, b)| a.storage == Storage::Parameter || b.storage == Storage::Parameter)
+        .collect();
+    if pairs.is_empty() {
+        return None;
+    }
+    let mut decls = String::new();
+    for d in checked.iter().filter(|d| {
+        pairs
+            .iter()
+            .any(|(a, b)| a.name == d.name || b.name == d.name)
+    }) {
+        let r = format!("polyc_span_{}", d.name);
+        if d.is_scalar() {
+            let _ = writeln!(decls, "  long {r}[2] = {{0, 1}};");
+        } else {
+            let fp = footprint::footprint(ctx, scop, &d.name);
+            let extents = footprint::extents_c(d);
+            let out = format!("polyc_span_out_{}", d.name);
+            let _ = writeln!(decls, "  long {r}[2], {out}[2];");
+            decls.push_str(&crate::host::indent(
+                &footprint::ranges_c(&fp, &extents, &r, &out),
+                2,
+            ));
+            let _ = writeln!(decls, "  polyc_span_join({r}, {out});");
+        }
+    }
+    let cond: Vec<String> = pairs
+        .iter()
+        .map(|(a, b)| {
+            let arg = |d: &Datum| {
+                let base = if d.is_scalar() {
+                    format!("&{}", user(&d.name))
+                } else {
+                    user(&d.name)
+                };
+                format!(
+                    "(const void *){base}, polyc_span_{}, (long)sizeof({})",
+                    d.name, d.elem_type
+                )
+            };
+            format!("polyc_apart({}, {})", arg(a), arg(b))
+        })
+        .collect();
+    Some((decls, cond.join(" && ")))
+}
+
+/// The C condition under which the transformed code of `scop` computes what the original
+/// does, if that is not always so, with the declarations it needs: the model's assumptions
+/// hold and the arrays do not overlap.
+pub fn guard(ctx: &Ctx, scop: &Scop) -> Option<(String, String)> {
+    let assumed = assumption_guard(ctx, scop);
+    let apart = overlap_check(ctx, scop);
+    match (assumed, apart) {
+        (None, None) => None,
+        (Some(a), None) => Some((String::new(), a)),
+        (None, Some(o)) => Some(o),
+        (Some(a), Some((decls, o))) => Some((decls, format!("{a} && {o}"))),
+    }
+}
+
+fn assumption_guard(ctx: &Ctx, scop: &Scop) -> Option<String> {
     let a = scop.assumptions.as_ref()?;
     let cond = host_control(scop, &syntax::condition(ctx, scop, a.context.isl()));
     // A 64-bit unsigned parameter is compared before it is converted to `long`.
@@ -27,22 +111,26 @@ pub fn guard(ctx: &Ctx, scop: &Scop) -> Option<String> {
 /// `body` run when `guard` holds, the original lines `first..=last` of `file` otherwise.
 pub fn wrap(
     scop: &Scop,
-    guard: &str,
+    guard: &(String, String),
     body: &str,
     original: &str,
     file: &str,
     (first, last): (u32, u32),
 ) -> String {
     let lines: Vec<&str> = original.split_inclusive('\n').collect();
-    let mut out = format!("  if ({guard}) {{\n{body}  }} else {{\n");
-    let why: Vec<String> = scop
+    let (decls, cond) = guard;
+    let mut out = format!("{decls}  if ({cond}) {{\n{body}  }} else {{\n");
+    let mut why: Vec<String> = scop
         .assumptions
         .iter()
         .flat_map(|a| &a.reasons)
         .map(|(loc, what)| format!("{what} (line {})", loc.line))
         .collect();
+    if !decls.is_empty() {
+        why.push("arrays that overlap".into());
+    }
     out.push_str(&format!(
-        "    /* the original code, for the values where polyc's model would not hold: {} */\n",
+        "    /* the original code, where polyc's model would not hold: {} */\n",
         crate::splice::comment_text(&why.join("; "))
     ));
     out.push_str(&format!(

@@ -2,7 +2,9 @@
 //! scheduler and the tiler: a function with one `#pragma scop` region of one to three loop
 //! nests, up to three deep, with rectangular, triangular and decreasing loops, statements at any
 //! depth (imperfect nests), and uniform and non-uniform subscripts on two 2-D arrays, a 1-D
-//! array and a scalar.
+//! array and a scalar. The iterators and the parameters get random C integer types (`int`,
+//! `long`, `unsigned`, `short`; `size_t` parameters), and the iterators are read after the
+//! region, so that C's conversions and the values loops leave behind are exercised.
 //!
 //! Every array access stays inside the declared extents for parameter values up to
 //! [`MAX_PARAM`], so the programs can also be compiled and run.
@@ -44,29 +46,90 @@ impl Rng {
 
 const ITERS: [&str; 3] = ["i", "j", "k"];
 
+/// The C types of a program's iterators and parameters.
+/// The C types iterators and parameters are drawn from (`int` twice as likely).
+const ITERATOR_TYPES: [&str; 5] = ["int", "int", "long", "unsigned", "short"];
+const PARAM_TYPES: [&str; 5] = ["int", "int", "unsigned", "long", "size_t"];
+
+#[derive(Debug, Clone, Copy)]
+struct Types {
+    iterator: &'static str,
+    param: &'static str,
+}
+
+impl Types {
+    fn draw(rng: &mut Rng) -> Types {
+        Types {
+            iterator: ITERATOR_TYPES[rng.below(ITERATOR_TYPES.len())],
+            param: PARAM_TYPES[rng.below(PARAM_TYPES.len())],
+        }
+    }
+    fn unsigned_iterator(self) -> bool {
+        self.iterator.starts_with("unsigned")
+    }
+}
+
 /// A random program; the same seed always gives the same text. The kernel function is
-/// `kernel(int n, int m, double A[..][..], double B[..][..], double x[..])`.
+/// `kernel(P n, P m, double A[..][..], double B[..][..], double x[..])` for an integer type P;
+/// it returns a number made of its iterators' final values.
 pub fn program(seed: u64) -> String {
     let mut rng = Rng::new(seed);
+    let types = Types::draw(&mut rng);
     let mut body = String::new();
     let nests = 1 + rng.below(3);
     for _ in 0..nests {
         let depth = 1 + rng.below(3);
-        nest(&mut rng, &mut body, 0, depth, "  ");
+        nest(&mut rng, types, &mut body, 0, depth, "  ");
     }
     format!(
         "/* random affine program, seed {seed} */\n\
-         void kernel(int n, int m, double A[{e}][{e}], double B[{e}][{e}], double x[{e}])\n{{\n\
-         \x20 int i, j, k;\n\
+         #include <stddef.h>\n\
+         long kernel({p} n, {p} m, double A[{e}][{e}], double B[{e}][{e}], double x[{e}])\n{{\n\
+         \x20 {t} i = 0, j = 0, k = 0;\n\
          \x20 double s = 0.0;\n\
          #pragma scop\n{body}#pragma endscop\n\
-         \x20 x[0] += s;\n}}\n",
+         \x20 x[0] += s;\n\
+         \x20 return (long)i * 10000 + (long)j * 100 + (long)k;\n}}\n",
+        e = EXTENT,
+        p = types.param,
+        t = types.iterator,
+    )
+}
+
+/// [`program`] with a `main` that fills the arrays, calls the kernel with parameter values
+/// drawn from the seed (1..=[`MAX_PARAM`]) and prints every array element and the kernel's
+/// result: a whole program to compile, run and compare.
+pub fn program_with_main(seed: u64) -> String {
+    let mut rng = Rng::new(seed ^ 0x5eed);
+    let (n, m) = (
+        1 + rng.below(MAX_PARAM as usize),
+        1 + rng.below(MAX_PARAM as usize),
+    );
+    format!(
+        "{}\n#include <stdio.h>\n\
+         static double A[{e}][{e}], B[{e}][{e}], x[{e}];\n\
+         int main(void) {{\n\
+         \x20 for (int a = 0; a < {e}; a++) {{\n\
+         \x20   x[a] = a * 0.25;\n\
+         \x20   for (int b = 0; b < {e}; b++) {{\n\
+         \x20     A[a][b] = (a * 3 + b) % 7 * 0.5;\n\
+         \x20     B[a][b] = (a + 2 * b) % 5 * 0.25;\n\
+         \x20   }}\n\
+         \x20 }}\n\
+         \x20 long r = kernel({n}, {m}, A, B, x);\n\
+         \x20 printf(\"%ld\\n\", r);\n\
+         \x20 for (int a = 0; a < {e}; a++) {{\n\
+         \x20   printf(\"%.17g\\n\", x[a]);\n\
+         \x20   for (int b = 0; b < {e}; b++) printf(\"%.17g %.17g\\n\", A[a][b], B[a][b]);\n\
+         \x20 }}\n\
+         \x20 return 0;\n}}\n",
+        program(seed),
         e = EXTENT
     )
 }
 
 /// A loop at `level` and everything inside it, down to `depth` loops.
-fn nest(rng: &mut Rng, out: &mut String, level: usize, depth: usize, indent: &str) {
+fn nest(rng: &mut Rng, types: Types, out: &mut String, level: usize, depth: usize, indent: &str) {
     let it = ITERS[level];
     let outer = (level > 0).then(|| ITERS[level - 1]);
     let bound = *rng.pick(&["n", "m"]);
@@ -77,11 +140,13 @@ fn nest(rng: &mut Rng, out: &mut String, level: usize, depth: usize, indent: &st
         _ => ("0".to_string(), format!("{it} < {bound}")),
     };
     // Decreasing loops only for the simple rectangular form, where the bounds swap cleanly.
+    // An unsigned iterator stops at 1 rather than wrap below 0.
     if lower == "0" && upper == format!("{it} < {bound}") && rng.chance(20) {
-        let _ = writeln!(
-            out,
-            "{indent}for ({it} = {bound} - 1; {it} >= 0; {it}--) {{"
-        );
+        let (from, to) = match types.unsigned_iterator() {
+            true => (bound.to_string(), format!("{it} >= 1")),
+            false => (format!("{bound} - 1"), format!("{it} >= 0")),
+        };
+        let _ = writeln!(out, "{indent}for ({it} = {from}; {to}; {it}--) {{");
     } else {
         let _ = writeln!(out, "{indent}for ({it} = {lower}; {upper}; {it}++) {{");
     }
@@ -91,7 +156,7 @@ fn nest(rng: &mut Rng, out: &mut String, level: usize, depth: usize, indent: &st
         if rng.chance(30) {
             statement(rng, out, live, &inner);
         }
-        nest(rng, out, level + 1, depth, &inner);
+        nest(rng, types, out, level + 1, depth, &inner);
         if rng.chance(25) {
             statement(rng, out, live, &inner);
         }

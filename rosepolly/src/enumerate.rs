@@ -53,7 +53,7 @@ pub fn run(
         scop.statements.iter().map(|s| (s.flow_id, s.id)).collect();
     let mut ex = Executor {
         scop,
-        env: params.iter().cloned().collect(),
+        env: scop.complete_params(params).into_iter().collect(),
         by_flow,
         count: 0,
         limit,
@@ -281,6 +281,7 @@ pub fn check_dependences(
     params: &[(String, i64)],
     limit: usize,
 ) -> Result<usize, String> {
+    let params = &scop.complete_params(params);
     let brute = brute_force_dependences(scop, params, limit).map_err(|e| e.to_string())?;
     let poly = polyhedral_dependences(scop, params);
     let mut problems = Vec::new();

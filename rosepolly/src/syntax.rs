@@ -139,10 +139,28 @@ pub fn condition(ctx: &Ctx, scop: &Scop, set: &Set) -> Expr {
     Recover::params_only(scop).expr(&e)
 }
 
-/// A C expression over the SCoP's parameters computing `pa` where it is defined.
-pub fn value(ctx: &Ctx, scop: &Scop, pa: PwAff) -> Expr {
-    let e = isl::ast_expr_from_pw_aff(ctx, crate::compilation::param_box(ctx, scop), pa);
+/// [`condition`] for code that runs only where the SCoP's assumptions hold (the transformed
+/// branch of its guard).
+pub fn condition_assumed(ctx: &Ctx, scop: &Scop, set: &Set) -> Expr {
+    let e = isl::ast_expr_from_set(ctx, assumed_box(ctx, scop), set.clone());
     Recover::params_only(scop).expr(&e)
+}
+
+/// A C expression over the SCoP's parameters computing `pa` where it is defined, in code that
+/// runs only where the SCoP's assumptions hold.
+pub fn value_assumed(ctx: &Ctx, scop: &Scop, pa: PwAff) -> Expr {
+    let e = isl::ast_expr_from_pw_aff(ctx, assumed_box(ctx, scop), pa);
+    Recover::params_only(scop).expr(&e)
+}
+
+/// The parameter values the transformed code of a SCoP runs for: their C types' ranges and
+/// the model's assumptions.
+pub fn assumed_box<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Set<'c> {
+    let all = crate::compilation::param_box(ctx, scop);
+    match &scop.assumptions {
+        Some(a) => all.intersect(a.context.isl().clone()),
+        None => all,
+    }
 }
 
 struct Recover<'a> {

@@ -39,11 +39,12 @@ pub fn with_text<R>(name: &str, text: &str, f: impl FnOnce(&Ctx, &[Scop]) -> R) 
 
 /// Small values for a SCoP's parameters.
 pub fn small_params(scop: &Scop, base: i64) -> Vec<(String, i64)> {
-    scop.params
-        .iter()
+    let given: Vec<(String, i64)> = scop
+        .user_params()
         .enumerate()
         .map(|(k, p)| (p.clone(), base + k as i64 % 2))
-        .collect()
+        .collect();
+    scop.complete_params(&given)
 }
 
 pub fn options(fusion: Fusion) -> PlutoOptions {

@@ -5,7 +5,7 @@
 //! the usual arithmetic conversions, the types of literals and casts), and wherever C's
 //! arithmetic can change a value — an unsigned result that wraps, a negative value converted
 //! to an unsigned type, a narrowing conversion — the tree holds an [`Affine::Wrap`] node. Model
-//! extraction then decides each one with isl ([`super::wraps`]).
+//! extraction then decides each one with isl (the `wraps` module).
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;

@@ -112,9 +112,15 @@ fn last_value<'c>(
             None => piece,
         });
     }
+    // Only the transformed code assigns these values: where the assumptions hold.
+    let assumed = scop.assumptions.as_ref().map(|a| a.context.isl().clone());
     let events = events
         .expect("an iterator of the SCoP has a loop")
         .intersect_params(param_box(ctx, scop));
+    let events = match assumed {
+        Some(a) => events.intersect_params(a),
+        None => events,
+    };
     let last = events
         .lexmax()
         .project_out(DimType::Set, 0, width)

@@ -5,6 +5,7 @@
 //! [`Scop`] under a [`RosePollyCustom`] policy, and [`deps`] computes the dependences.
 
 pub mod affine;
+pub mod aliasing;
 pub mod cexpr;
 pub mod custom;
 pub mod deps;

@@ -7,15 +7,21 @@
 //!
 //! * it fits: the conversion changes nothing and is dropped;
 //! * it may not fit, and only parameters enter it (`i < (short)(n + 65536)`, an `int` bound of
-//!   an unsigned iterator): it becomes a parameter of its own, which the generated code computes
-//!   with C's conversion itself before the SCoP ([`Derived`]);
-//! * it may not fit, in a condition, a subscript or a loop's initial value, to a type of at most
-//!   32 bits: the conversion is kept in its exact quasi-affine form (`(i - 3u) % 8u` reads
-//!   element `(i - 3) mod 8`);
+//!   an unsigned iterator), to a type of at most 32 bits: it becomes a parameter of its own,
+//!   which the generated code computes with C's conversion itself before the SCoP ([`Derived`]);
+//! * it may not fit only for parameters beyond ±2^30: the model assumes the parameters stay
+//!   within that box;
+//! * it may not fit only for parameters near the type's limit (beyond half its maximum: `short
+//!   j = i + 1` wraps at `i = 32767`): the model assumes the parameter values for which it fits;
+//! * it may not fit for ordinary parameters, in a condition, a subscript or a loop's initial
+//!   value, to a type of at most 32 bits: the conversion is kept in its exact quasi-affine form
+//!   (`(i - 3u) % 8u` reads element `(i - 3) mod 8`);
 //! * otherwise (a loop condition whose monotonicity a wrap would break, 64-bit types): the
-//!   model assumes it fits, and the parameter values for which it does become the SCoP's
-//!   [`Assumptions`]; the generated program checks them and runs the original code for the
-//!   others. If no parameter value is left, the region is rejected with the conversion named.
+//!   model assumes it fits.
+//!
+//! Assumed parameter values become the SCoP's [`Assumptions`]; the generated program checks
+//! them and runs the original code for the others. If no parameter value is left, the region
+//! is rejected with the conversion named. Dependences are computed within them.
 //!
 //! An unsigned iterator must not wrap either (`for (unsigned i = n; i >= 0; i--)` never
 //! ends), and a 64-bit unsigned parameter must fit in the `long` arithmetic of generated code:
@@ -221,15 +227,35 @@ impl<'c> Resolver<'_, 'c> {
             }
             return Ok(());
         }
+        let fails = violation.clone().params();
+        // A value that wraps only for sizes no program runs (an index past 2^30) costs the
+        // model nothing as an assumption that the sizes stay below that (a box, cheap to
+        // carry). One that wraps only for sizes near its type's limit (`short j = i + 1` with
+        // `i` up to 32767) is assumed not to: an exact form would put its modulus in loop bounds
+        // and tile ranges for every size. Only a value that wraps for ordinary sizes
+        // (`(i - 3u) % 8u`) gets its exact form.
+        let realistic = params_within(self.ctx, self.scop, REALISTIC_SIZE);
+        let unrealistic_only = fails.clone().intersect(realistic.clone()).is_empty();
+        let near_limit_only = unrealistic_only || {
+            let half = i64::try_from(o.ty.max() / 2)
+                .unwrap_or(REALISTIC_SIZE)
+                .min(REALISTIC_SIZE);
+            fails
+                .clone()
+                .intersect(params_within(self.ctx, self.scop, half))
+                .is_empty()
+        };
         if let Some(id) = o.id {
             let mut vars = Vec::new();
             inner.vars(&mut vars);
-            if vars.iter().all(|v| self.scop.params.contains(v)) {
+            // (A 64-bit parameter's definition would need 2^64 in isl's sets, beyond the `long`
+            // arithmetic of generated code: those are assumptions.)
+            if o.ty.bits <= 32 && vars.iter().all(|v| self.scop.params.contains(v)) {
                 let name = self.derive(inner, o.ty);
                 self.decisions.insert(id, WrapForm::Name(name));
                 return Ok(());
             }
-            if self.exact_allowed(o, &inner) {
+            if self.exact_allowed(o, &inner) && !near_limit_only {
                 self.decisions.insert(id, WrapForm::Exact);
                 return Ok(());
             }
@@ -237,7 +263,12 @@ impl<'c> Resolver<'_, 'c> {
         }
         let (loc, text) = self.location(o.at);
         let example = self.example(&violation, &iters);
-        self.assume(violation.params().complement(), &loc, &text, &o.what)
+        let fails = if unrealistic_only {
+            realistic.complement()
+        } else {
+            fails
+        };
+        self.assume(fails, &loc, &text, &o.what)
             .map_err(|d| d.with_note(example).into())
     }
 
@@ -258,10 +289,10 @@ impl<'c> Resolver<'_, 'c> {
         }
     }
 
-    /// Restrict the assumed parameter values; an error if none is left.
+    /// Take the parameter values `fails` out of the assumed ones; an error if none is left.
     fn assume(
         &mut self,
-        holds: Set<'c>,
+        fails: Set<'c>,
         loc: &Loc,
         text: &str,
         what: &str,
@@ -270,7 +301,9 @@ impl<'c> Resolver<'_, 'c> {
             .assumed
             .clone()
             .unwrap_or_else(|| param_box(self.ctx, self.scop));
-        let after = before.intersect(holds).coalesce();
+        // Subtracting keeps the set within the parameters' types; a complement would first
+        // add every value outside them, which isl then has to take out again.
+        let after = before.subtract(fails).coalesce();
         if after.is_empty() {
             return Err(Diagnostic::new(
                 loc.clone(),
@@ -318,14 +351,14 @@ impl<'c> Resolver<'_, 'c> {
                 continue;
             }
             let name = self.scop.names.get(&p);
-            let text = format!("{}{{ : {name} <= {} }}", self.scop.isl_params(), i64::MAX);
-            let holds = Set::parse(self.ctx, &text).expect("a parameter bound parses");
+            let text = format!("{}{{ : {name} > {} }}", self.scop.isl_params(), i64::MAX);
+            let fails = Set::parse(self.ctx, &text).expect("a parameter bound parses");
             let loc = self.scop.region.start.clone();
             let what = format!(
                 "the `{ty}` parameter `{p}` cannot exceed {} (generated code computes in `long`)",
                 i64::MAX
             );
-            self.assume(holds, &loc, &p, &what)?;
+            self.assume(fails, &loc, &p, &what)?;
         }
         Ok(())
     }
@@ -448,14 +481,47 @@ fn bound(v: i128) -> Affine {
     Affine::Const(i64::try_from(v).unwrap_or(i64::MAX))
 }
 
-/// The values the parameters' C types allow.
+/// The largest parameter value (in magnitude) the model takes for granted when a conversion
+/// would change a value only beyond it: no array is indexed past 2^30 in a program that runs.
+pub const REALISTIC_SIZE: i64 = 1 << 30;
+
+/// The parameter values with every parameter within ±`bound`, the derived ones too (an
+/// unsigned `n - 1` is 2^32 - 1 for `n = 0`: a loop up to it is no ordinary size either).
+pub fn params_within<'c>(ctx: &'c Ctx, scop: &Scop, bound: i64) -> Set<'c> {
+    let cond: Vec<String> = scop
+        .params
+        .iter()
+        .map(|p| format!("-{bound} <= {} <= {bound}", scop.names.get(p)))
+        .collect();
+    let text = format!(
+        "{}{{ : {} }}",
+        scop.isl_params(),
+        if cond.is_empty() {
+            "true".into()
+        } else {
+            cond.join(" and ")
+        }
+    );
+    Set::parse(ctx, &text).expect("a box of parameters parses")
+}
+
+/// The values the parameters' C types allow, the derived ones equal to their definitions.
 pub fn param_box<'c>(ctx: &'c Ctx, scop: &Scop) -> Set<'c> {
-    let conds: Vec<String> = scop
+    let mut conds: Vec<String> = scop
         .params
         .iter()
         .zip(&scop.param_types)
         .map(|(p, t)| format!("{} <= {} <= {}", t.min(), scop.names.get(p), t.max()))
         .collect();
+    for d in &scop.derived {
+        let exact = Affine::Wrap {
+            id: usize::MAX,
+            inner: Box::new(d.value.clone()),
+            ty: d.ty,
+        };
+        let c = AffineCond::Cmp(CmpOp::Eq, Affine::var(&d.name), exact);
+        conds.push(c.to_isl(&|v| scop.names.get(v)));
+    }
     let text = format!(
         "{}{{ : {} }}",
         scop.isl_params(),

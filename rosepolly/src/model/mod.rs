@@ -291,6 +291,30 @@ impl<'c> Scop<'c> {
             .unwrap_or(0)
     }
 
+    /// The parameters the program gives (those the SCoP does not derive itself).
+    pub fn user_params(&self) -> impl Iterator<Item = &String> {
+        self.params
+            .iter()
+            .filter(|p| !self.derived.iter().any(|d| d.name == **p))
+    }
+
+    /// Values of every parameter from values of the program's: the derived ones computed as the
+    /// generated code computes them (values given for them are replaced).
+    pub fn complete_params(&self, given: &[(String, i64)]) -> Vec<(String, i64)> {
+        let mut env: Vec<(String, i64)> = given
+            .iter()
+            .filter(|(p, _)| !self.derived.iter().any(|d| d.name == *p))
+            .cloned()
+            .collect();
+        for d in &self.derived {
+            let lookup = |v: &str| env.iter().find(|(p, _)| p == v).map(|(_, x)| *x);
+            if let Ok(v) = d.value.eval(&lookup) {
+                env.push((d.name.clone(), d.ty.convert(v as i128) as i64));
+            }
+        }
+        env
+    }
+
     /// The isl parameter prefix `[n, m] -> ` of this SCoP (empty without parameters).
     pub fn isl_params(&self) -> String {
         if self.params.is_empty() {

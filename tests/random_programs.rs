@@ -1,0 +1,66 @@
+//! Random affine programs (`polybench::random`, with random C integer types and iterators read
+//! after the SCoP), compiled by polyc for the C target and run at several tile sizes and thread
+//! counts, print what gcc's build of the original prints. `POLYC_RANDOM_CASES` sets how many
+//! (default 40; the long run is issue 19's script).
+
+mod common;
+
+use polybench::harness::{par_map, scratch_dir};
+
+fn cases() -> u64 {
+    std::env::var("POLYC_RANDOM_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40)
+}
+
+const RUNS: &[&[(&str, &str)]] = &[
+    &[
+        ("POLYC_MIN_POINTS", "0"),
+        ("POLYC_TILE_SIZES", "1"),
+        ("OMP_NUM_THREADS", "2"),
+    ],
+    &[
+        ("POLYC_MIN_POINTS", "0"),
+        ("POLYC_TILE_SIZES", "3,5,7"),
+        ("OMP_NUM_THREADS", "2"),
+    ],
+    &[
+        ("POLYC_MIN_POINTS", "0"),
+        ("POLYC_TILE_SIZES", "2"),
+        ("OMP_NUM_THREADS", "1"),
+    ],
+    &[],
+];
+
+#[test]
+fn random_programs_compute_what_gcc_computes() {
+    let work = scratch_dir("random-e2e");
+    let seeds: Vec<u64> = (0..cases()).collect();
+    let failures: Vec<String> = par_map(&seeds, |&seed| {
+        let src = work.join(format!("r{seed}.c"));
+        let text = polybench::random::program_with_main(seed);
+        std::fs::write(&src, &text).unwrap();
+        let reference = work.join(format!("r{seed}-ref"));
+        common::gcc(&src, &reference, &[]);
+        let expected = common::run_stdout(&reference, &[]).unwrap();
+        let out = work.join(format!("r{seed}-polyc.c"));
+        let (code, err) = common::polyc_to(&src, "c", &out);
+        if code != 0 {
+            return vec![format!("seed {seed}: polyc failed: {err}\n{text}")];
+        }
+        let exe = work.join(format!("r{seed}-polyc"));
+        common::gcc(&out, &exe, &["-fopenmp".into()]);
+        RUNS.iter()
+            .filter_map(|env| match common::run_stdout(&exe, env) {
+                Ok(o) if o == expected => None,
+                Ok(_) => Some(format!("seed {seed} {env:?}: output differs\n{text}")),
+                Err(e) => Some(format!("seed {seed} {env:?}: {e}")),
+            })
+            .collect()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
