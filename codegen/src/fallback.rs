@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use rosepolly::compilation::symbols::Storage;
 use rosepolly::math::isl::Ctx;
+use rosepolly::model::Storage;
 use rosepolly::model::{Datum, Scop};
 use rosepolly::syntax;
 

@@ -56,7 +56,7 @@ pub struct ArrayJson {
     pub extents: Vec<Option<String>>,
     pub read: bool,
     pub written: bool,
-    pub storage: crate::compilation::symbols::Storage,
+    pub storage: crate::model::Storage,
     pub footprint: String,
 }
 

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::compilation::flowgraph::{FlowEdge, FlowNode};
+use crate::model::flow::{FlowEdge, FlowNode};
 use crate::model::{AccessKind, DepKind, Scop};
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;

@@ -19,7 +19,8 @@
 //! A policy that rejects conditionals, then a look at every SCoP's dependences:
 //!
 //! ```
-//! use rosepolly::compilation::{self, flowgraph::Conditional, affine::AffineContext};
+//! use rosepolly::compilation::{self, affine::AffineContext};
+//! use rosepolly::model::flow::Conditional;
 //! use rosepolly::compilation::{Detection, RosePollyCustom, SourceOptions, SourceUnit};
 //! use rosepolly::diag::Diagnostic;
 //! use rosepolly::math::isl::Ctx;

@@ -9,9 +9,10 @@ use lang_c::visit::{self, Visit};
 
 use super::flowgraph::declarator_name;
 use super::source::SourceUnit;
-use super::symbols::{function_name, function_parameters, Storage};
+use super::symbols::{function_name, function_parameters};
 use crate::diag::Diagnostic;
 use crate::model::Scop;
+use crate::model::Storage;
 
 /// A warning per call of the SCoP's function that passes overlapping arrays.
 pub fn overlapping_calls(src: &SourceUnit, scop: &Scop) -> Vec<Diagnostic> {

@@ -1,6 +1,6 @@
 //! The model-extraction policy: the thesis' `RosePollyCustom` interface (§5.3).
 //!
-//! Model extraction walks the [`FlowGraph`](super::flowgraph::FlowGraph) and asks the policy,
+//! Model extraction walks the [`FlowGraph`](crate::model::flow::FlowGraph) and asks the policy,
 //! for every loop, conditional and access, whether it belongs in the model (`evaluate_*`) and
 //! how it constrains the statement's domain (`add_*`). [`DefaultCustom`] implements the SCoP
 //! rules polyc documents; a user can override any method (accept only unit strides, reject
@@ -8,11 +8,11 @@
 //! [`build_models_with`](super::build_models_with).
 
 use super::affine::{AffineContext, NotAffine};
-use super::flowgraph::{Conditional, ForLoop};
 use crate::diag::{Diagnostic, Loc};
 use crate::model::affine::{Affine, AffineCond, CmpOp, WrapForm};
 use crate::model::ctype::{CType, IntType};
 use crate::model::expr::{AssignOp, BinaryOp, Expr};
+use crate::model::flow::{Conditional, ForLoop};
 use crate::model::AffineLoop;
 
 /// The constraints of a statement's domain, gathered on the way down the FlowGraph.

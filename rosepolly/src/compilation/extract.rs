@@ -8,9 +8,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::affine::{AffineContext, WrapLog};
 use super::custom::{AccessCandidate, Branch, DomainBuilder, RosePollyCustom};
-use super::flowgraph::{
-    CondId, Conditional, FlowGraph, FlowVisitor, ForLoop, LoopId, StatementNode, StmtId,
-};
 use super::symbols::{Extent, Scope, Symbol};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::math::isl::Ctx;
@@ -18,6 +15,9 @@ use crate::math::{Domain, Map};
 use crate::model::affine::{Affine, AffineCond, CmpOp};
 use crate::model::ctype::{same_values, CType, IntType, Typing};
 use crate::model::expr::{AssignOp, Expr};
+use crate::model::flow::{
+    CondId, Conditional, FlowGraph, FlowVisitor, ForLoop, LoopId, StatementNode, StmtId,
+};
 use crate::model::{
     AccessKind, AccessPattern, AffineLoop, Casts, Datum, IslNames, Region, Scop, Statement,
     SymbolTable,

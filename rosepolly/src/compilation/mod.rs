@@ -60,7 +60,7 @@ pub fn build_models_with<'c>(
     let mut scops = Vec::new();
     let taken = std::rc::Rc::new(src.identifiers());
     for (id, r) in found.into_iter().enumerate() {
-        let flow = match flowgraph::FlowGraph::build(src, &r.items) {
+        let flow = match crate::model::flow::FlowGraph::build(src, &r.items) {
             Ok(f) => f,
             Err(e) => {
                 errors.extend(e);

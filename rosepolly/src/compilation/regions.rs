@@ -6,10 +6,10 @@ use lang_c::span::Node;
 
 use super::custom::RosePollyCustom;
 use super::extract;
-use super::flowgraph::FlowGraph;
 use super::source::{PragmaKind, SourceUnit};
 use super::symbols::Scope;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::flow::FlowGraph;
 use crate::model::Region;
 
 /// A region and the function that contains it.

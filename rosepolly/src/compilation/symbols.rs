@@ -13,14 +13,7 @@ use crate::diag::Loc;
 use crate::model::ctype::{CType, IntType};
 use crate::model::expr::Expr;
 
-/// Where a symbol was declared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Storage {
-    Global,
-    Parameter,
-    Local,
-}
+use crate::model::Storage;
 
 /// One array dimension of a declaration.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,17 +7,18 @@
 pub mod affine;
 pub mod ctype;
 pub mod expr;
+pub mod flow;
 pub mod user_names;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::compilation::flowgraph::{CondId, FlowGraph, LoopId, StmtId};
 use crate::diag::Loc;
 use crate::math::{Domain, Map};
 use affine::{Affine, AffineCond};
 use expr::Expr;
+use flow::{CondId, FlowGraph, LoopId, StmtId};
 
 /// One SCoP: a `#pragma scop` region (or an automatically detected one).
 pub struct Scop<'c> {
@@ -75,6 +76,15 @@ pub struct Assumptions<'c> {
     pub context: Domain<'c>,
     /// The conversions that need it, in words, each with where it is.
     pub reasons: Vec<(Loc, String)>,
+}
+
+/// Where a symbol was declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Storage {
+    Global,
+    Parameter,
+    Local,
 }
 
 /// Where a SCoP is in the user's file.
@@ -216,7 +226,7 @@ pub struct Datum<'c> {
     /// Every element the SCoP accesses (union of the access images), as a set over the array's
     /// dimensions and the parameters.
     pub footprint: Domain<'c>,
-    pub storage: crate::compilation::symbols::Storage,
+    pub storage: Storage,
     pub declared_at: Loc,
 }
 
