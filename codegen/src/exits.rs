@@ -1,6 +1,7 @@
 //! After a transformed SCoP: the values C's loops would have left in the iterators declared
 //! outside it ([`rosepolly::model::IteratorExit`]), for the code that reads them later.
 
+use rosepolly::compilation::assumed_box;
 use rosepolly::math::isl::Ctx;
 use rosepolly::model::Scop;
 use rosepolly::syntax;
@@ -24,13 +25,14 @@ pub fn assignments(ctx: &Ctx, scop: &Scop) -> String {
         }
         let where_defined = set.clone().params();
         let pa = set.clone().dim_max(0);
-        let v = host_control(scop, &syntax::value_assumed(ctx, scop, pa));
+        let assumed = assumed_box(ctx, scop);
+        let v = host_control(scop, &syntax::value(ctx, scop, pa, assumed.clone()));
         let assign = format!("{} = ({})({v});", user(&e.name), e.ty.spelling());
-        let everywhere = syntax::assumed_box(ctx, scop).is_subset(&where_defined);
+        let everywhere = assumed.is_subset(&where_defined);
         if everywhere {
             out.push_str(&format!("  {assign}\n"));
         } else {
-            let c = host_control(scop, &syntax::condition_assumed(ctx, scop, &where_defined));
+            let c = host_control(scop, &syntax::condition(ctx, scop, &where_defined, assumed));
             out.push_str(&format!("  if ({c}) {assign}\n"));
         }
     }

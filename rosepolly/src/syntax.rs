@@ -133,34 +133,19 @@ pub fn recover(ctx: &Ctx, scop: &Scop, schedule: UnionMap, opts: &RecoveryOption
 }
 
 /// A C condition over the SCoP's parameters that holds exactly on `set` (a set over them),
-/// assuming the parameters' C types (their range is the context).
-pub fn condition(ctx: &Ctx, scop: &Scop, set: &Set) -> Expr {
-    let e = isl::ast_expr_from_set(ctx, crate::compilation::param_box(ctx, scop), set.clone());
-    Recover::params_only(scop).expr(&e)
-}
-
-/// [`condition`] for code that runs only where the SCoP's assumptions hold (the transformed
-/// branch of its guard).
-pub fn condition_assumed(ctx: &Ctx, scop: &Scop, set: &Set) -> Expr {
-    let e = isl::ast_expr_from_set(ctx, assumed_box(ctx, scop), set.clone());
+/// in code that runs only for the parameter values of `context`
+/// ([`crate::compilation::param_box`], or [`crate::compilation::assumed_box`] in the
+/// transformed branch of a SCoP's guard).
+pub fn condition<'c>(ctx: &'c Ctx, scop: &Scop, set: &Set<'c>, context: Set<'c>) -> Expr {
+    let e = isl::ast_expr_from_set(ctx, context, set.clone());
     Recover::params_only(scop).expr(&e)
 }
 
 /// A C expression over the SCoP's parameters computing `pa` where it is defined, in code that
-/// runs only where the SCoP's assumptions hold.
-pub fn value_assumed(ctx: &Ctx, scop: &Scop, pa: PwAff) -> Expr {
-    let e = isl::ast_expr_from_pw_aff(ctx, assumed_box(ctx, scop), pa);
+/// runs only for the parameter values of `context` (as for [`condition`]).
+pub fn value<'c>(ctx: &'c Ctx, scop: &Scop, pa: PwAff<'c>, context: Set<'c>) -> Expr {
+    let e = isl::ast_expr_from_pw_aff(ctx, context, pa);
     Recover::params_only(scop).expr(&e)
-}
-
-/// The parameter values the transformed code of a SCoP runs for: their C types' ranges and
-/// the model's assumptions.
-pub fn assumed_box<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Set<'c> {
-    let all = crate::compilation::param_box(ctx, scop);
-    match &scop.assumptions {
-        Some(a) => all.intersect(a.context.isl().clone()),
-        None => all,
-    }
 }
 
 struct Recover<'a> {

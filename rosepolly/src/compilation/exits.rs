@@ -14,7 +14,7 @@
 use std::collections::BTreeSet;
 
 use super::extract::Analysis;
-use super::wraps::{iterations_and_exit, param_box};
+use super::wraps::{assumed_box, iterations_and_exit};
 use crate::math::isl::{Ctx, DimType, Set};
 use crate::math::Domain;
 use crate::model::affine::{Affine, AffineCond, CmpOp};
@@ -113,14 +113,9 @@ fn last_value<'c>(
         });
     }
     // Only the transformed code assigns these values: where the assumptions hold.
-    let assumed = scop.assumptions.as_ref().map(|a| a.context.isl().clone());
     let events = events
         .expect("an iterator of the SCoP has a loop")
-        .intersect_params(param_box(ctx, scop));
-    let events = match assumed {
-        Some(a) => events.intersect_params(a),
-        None => events,
-    };
+        .intersect_params(assumed_box(ctx, scop));
     let last = events
         .lexmax()
         .project_out(DimType::Set, 0, width)

@@ -298,24 +298,21 @@ impl Extractor<'_> {
         for r in found {
             match r {
                 Reference::Call(func) => {
-                    if self.scope.defines_function(&func) {
-                        self.errors.push(
-                            Diagnostic::new(
-                                s.loc.clone(),
-                                format!("call to `{func}`, a function this program defines"),
-                            )
-                            .with_snippet(&s.text)
-                            .with_note("polyc cannot tell whether the program's own functions are free of side effects; statements may call the C library's math functions"),
-                        );
-                        ok = false;
+                    let refused = if self.scope.defines_function(&func) {
+                        Some(("a function this program defines", "polyc cannot tell whether the program's own functions are free of side effects; statements may call the C library's math functions"))
                     } else if !self.custom.is_pure_function(&func) {
+                        Some((
+                            "which is not a known pure function",
+                            "statements may call side-effect-free math functions only",
+                        ))
+                    } else {
+                        None
+                    };
+                    if let Some((what, note)) = refused {
                         self.errors.push(
-                            Diagnostic::new(
-                                s.loc.clone(),
-                                format!("call to `{func}`, which is not a known pure function"),
-                            )
-                            .with_snippet(&s.text)
-                            .with_note("statements may call side-effect-free math functions only"),
+                            Diagnostic::new(s.loc.clone(), format!("call to `{func}`, {what}"))
+                                .with_snippet(&s.text)
+                                .with_note(note),
                         );
                         ok = false;
                     }

@@ -22,7 +22,7 @@ use crate::math::isl::Ctx;
 use crate::model::Scop;
 pub use custom::{DefaultCustom, RosePollyCustom};
 pub use source::{SourceOptions, SourceUnit};
-pub use wraps::param_box;
+pub use wraps::{assumed_box, param_box};
 
 /// How SCoPs are found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -351,8 +351,7 @@ impl<'c> Resolver<'_, 'c> {
                 continue;
             }
             let name = self.scop.names.get(&p);
-            let text = format!("{}{{ : {name} > {} }}", self.scop.isl_params(), i64::MAX);
-            let fails = Set::parse(self.ctx, &text).expect("a parameter bound parses");
+            let fails = params_where(self.ctx, self.scop, vec![format!("{name} > {}", i64::MAX)]);
             let loc = self.scop.region.start.clone();
             let what = format!(
                 "the `{ty}` parameter `{p}` cannot exceed {} (generated code computes in `long`)",
@@ -483,26 +482,17 @@ fn bound(v: i128) -> Affine {
 
 /// The largest parameter value (in magnitude) the model takes for granted when a conversion
 /// would change a value only beyond it: no array is indexed past 2^30 in a program that runs.
-pub const REALISTIC_SIZE: i64 = 1 << 30;
+const REALISTIC_SIZE: i64 = 1 << 30;
 
 /// The parameter values with every parameter within ±`bound`, the derived ones too (an
 /// unsigned `n - 1` is 2^32 - 1 for `n = 0`: a loop up to it is no ordinary size either).
-pub fn params_within<'c>(ctx: &'c Ctx, scop: &Scop, bound: i64) -> Set<'c> {
-    let cond: Vec<String> = scop
+fn params_within<'c>(ctx: &'c Ctx, scop: &Scop, bound: i64) -> Set<'c> {
+    let conds = scop
         .params
         .iter()
         .map(|p| format!("-{bound} <= {} <= {bound}", scop.names.get(p)))
         .collect();
-    let text = format!(
-        "{}{{ : {} }}",
-        scop.isl_params(),
-        if cond.is_empty() {
-            "true".into()
-        } else {
-            cond.join(" and ")
-        }
-    );
-    Set::parse(ctx, &text).expect("a box of parameters parses")
+    params_where(ctx, scop, conds)
 }
 
 /// The values the parameters' C types allow, the derived ones equal to their definitions.
@@ -522,6 +512,21 @@ pub fn param_box<'c>(ctx: &'c Ctx, scop: &Scop) -> Set<'c> {
         let c = AffineCond::Cmp(CmpOp::Eq, Affine::var(&d.name), exact);
         conds.push(c.to_isl(&|v| scop.names.get(v)));
     }
+    params_where(ctx, scop, conds)
+}
+
+/// The parameter values the transformed code of a SCoP runs for: their C types' ranges and the
+/// model's assumptions.
+pub fn assumed_box<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Set<'c> {
+    let all = param_box(ctx, scop);
+    match &scop.assumptions {
+        Some(a) => all.intersect(a.context.isl().clone()),
+        None => all,
+    }
+}
+
+/// `{ : conds }` over the SCoP's parameters (isl constraints on their isl names).
+fn params_where<'c>(ctx: &'c Ctx, scop: &Scop, conds: Vec<String>) -> Set<'c> {
     let text = format!(
         "{}{{ : {} }}",
         scop.isl_params(),
@@ -531,5 +536,5 @@ pub fn param_box<'c>(ctx: &'c Ctx, scop: &Scop) -> Set<'c> {
             conds.join(" and ")
         }
     );
-    Set::parse(ctx, &text).expect("parameter ranges parse")
+    Set::parse(ctx, &text).unwrap_or_else(|e| panic!("parameter set `{text}` does not parse: {e}"))
 }
