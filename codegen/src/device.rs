@@ -254,14 +254,14 @@ impl DeviceCode<'_> {
             })
             .collect();
         if !from_bucket {
-            let full = t.full_test.as_deref().unwrap_or("0");
+            let full = t.full_test.as_ref().map_or("0".into(), |e| e.to_string());
             code = format!("const int polyc_full = {full};\n(void)polyc_full;\n{bases}{code}");
         } else {
             code = format!("(void)polyc_full;\n{bases}{code}");
         }
         for k in (t.host_dims..t.depth).rev() {
             let (lo, hi) = &t.ranges[k];
-            code = tile_loop(k, lo, hi, &code, false);
+            code = tile_loop(k, &lo.to_string(), &hi.to_string(), &code, false);
         }
         out.push_str(&indent(&code, 2));
         out

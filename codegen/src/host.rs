@@ -168,7 +168,7 @@ impl TileWalk<'_> {
         let mut body = self.tile();
         for k in (from..t.host_dims).rev() {
             let (lo, hi) = &t.ranges[k];
-            let l = tile_loop(k, lo, hi, &body, false);
+            let l = tile_loop(k, &lo.to_string(), &hi.to_string(), &body, false);
             body = l;
         }
         body
@@ -187,8 +187,8 @@ impl TileWalk<'_> {
         let mut w = String::from("{\n");
         // The fullness of a tile the host only partly enumerates is the device's to decide.
         let full = match &t.full_test {
-            Some(test) if t.host_dims == t.depth => test.as_str(),
-            _ => "0",
+            Some(test) if t.host_dims == t.depth => test.to_string(),
+            _ => "0".into(),
         };
         let _ = writeln!(w, "  const int polyc_full = {full};");
         let _ = writeln!(w, "  int polyc_nonempty = polyc_full;");

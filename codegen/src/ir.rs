@@ -131,9 +131,22 @@ pub struct ScopIr {
     pub host: Node,
     pub groups: Vec<GroupIr>,
     /// The SCoP in its original order, run instead of the tiles when the problem is too small
-    /// for them to pay, and the C code that computes `polyc_points`, the estimate of its
-    /// statement instances (C target, without outer loops).
-    pub original: Option<(KNode, String)>,
+    /// for them to pay (C target, without outer loops).
+    pub original: Option<OriginalOrder>,
+}
+
+/// The untiled alternative of a SCoP and the estimate of its work.
+pub struct OriginalOrder {
+    pub code: KNode,
+    /// The bounding boxes of the statements' domains: the sum of their volumes estimates the
+    /// number of statement instances (`polyc_points`).
+    pub work: Vec<WorkBox>,
+}
+
+/// A box of band points: per dimension `k`, its range given the ranges of the dimensions
+/// before it (`polyc_plo<j>`, `polyc_phi<j>`).
+pub struct WorkBox {
+    pub dims: Vec<(Expr, Expr)>,
 }
 
 impl ScopIr {
@@ -182,19 +195,19 @@ pub struct TiledGroup {
     pub host_dims: usize,
     /// Tile dimensions whose sum numbers the wavefronts (wavefront mode).
     pub wave_dims: usize,
-    /// Per tile dimension `k`: its range given the origins of tiles `0..k` (C expressions).
-    pub ranges: Vec<(String, String)>,
+    /// Per tile dimension `k`: its range given the origins of tiles `0..k`.
+    pub ranges: Vec<(Expr, Expr)>,
     /// Per tile dimension: its range over the whole tile space, given the global ranges of the
     /// dimensions before it (`polyc_glo<k>`, `polyc_ghi<k>`).
-    pub global: Vec<(String, String)>,
+    pub global: Vec<(Expr, Expr)>,
     /// Per band dimension: the range of its points over the whole space, given those of the
     /// dimensions before it (`polyc_plo<k>`, `polyc_phi<k>`): the bounding box whose volume
     /// estimates the work.
-    pub points: Vec<(String, String)>,
+    pub points: Vec<(Expr, Expr)>,
     /// The emptiness probe: the tile's loops with every statement replaced by a jump out.
     pub probe: KNode,
     /// Algorithm 5's fullness test, when the group has a full-tile version.
-    pub full_test: Option<String>,
+    pub full_test: Option<Expr>,
     /// The tile code, and its full-tile version.
     pub body: KNode,
     pub full_body: Option<KNode>,

@@ -13,7 +13,7 @@ use rosepolly::model::Scop;
 
 use crate::c::{self, COptions};
 use crate::host::{group_opening, indent, Labels, TileWalk};
-use crate::ir::{size, GroupCode, ScopIr};
+use crate::ir::{size, GroupCode, ScopIr, WorkBox};
 use crate::names::user;
 
 /// Prints one lowered SCoP as C+OpenMP.
@@ -57,8 +57,8 @@ impl<'a> OpenMp<'a> {
             self.group(g, args)
         });
         match &self.ir.original {
-            Some((original, points)) => {
-                out.push_str(&indent(points, 2));
+            Some(original) => {
+                out.push_str(&indent(&work_estimate(&original.work), 2));
                 let _ = writeln!(
                     out,
                     "  const int polyc_untiled = polyc_points < (double)polyc_min_points();"
@@ -70,7 +70,7 @@ impl<'a> OpenMp<'a> {
                     indent: 4,
                     probe: None,
                 };
-                out.push_str(&c::print_k(self.scop, original, &seq, None));
+                out.push_str(&c::print_k(self.scop, &original.code, &seq, None));
                 let _ = writeln!(out, "  }} else {{");
                 out.push_str(&indent(&tiled, 2));
                 let _ = writeln!(out, "  }}");
@@ -189,4 +189,21 @@ pub fn epilogue(ir: &ScopIr, extra: &[(&str, &str)]) -> String {
         ir.id,
         size_args.concat()
     )
+}
+
+/// C code computing `polyc_points`, the volume of the boxes (the estimate of the work).
+fn work_estimate(boxes: &[WorkBox]) -> String {
+    let mut work = String::from("double polyc_points = 0;\n");
+    for b in boxes {
+        work.push_str("{\n  double polyc_v = 1;\n");
+        for (k, (l, h)) in b.dims.iter().enumerate() {
+            let _ = writeln!(work, "  const long polyc_plo{k} = {l}, polyc_phi{k} = {h};");
+            let _ = writeln!(
+                work,
+                "  polyc_v *= (double)polyc_lmax(0, polyc_phi{k} - polyc_plo{k} + 1);"
+            );
+        }
+        work.push_str("  polyc_points += polyc_v;\n}\n");
+    }
+    work
 }

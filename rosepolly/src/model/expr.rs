@@ -116,6 +116,55 @@ impl Expr {
         Expr::Var(name.into())
     }
 
+    /// `lhs op rhs`.
+    pub fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {
+        Expr::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        }
+    }
+
+    /// `func(args...)`.
+    pub fn call(func: impl Into<String>, args: Vec<Expr>) -> Expr {
+        Expr::Call {
+            func: func.into(),
+            args,
+        }
+    }
+
+    /// `(ty)expr`.
+    pub fn cast(ty: impl Into<String>, expr: Expr) -> Expr {
+        Expr::Cast {
+            ty: ty.into(),
+            expr: Box::new(expr),
+        }
+    }
+
+    /// `op operand`.
+    pub fn unary(op: UnaryOp, operand: Expr) -> Expr {
+        Expr::Unary {
+            op,
+            operand: Box::new(operand),
+        }
+    }
+
+    /// The sum of `terms` (0 when there are none), left to right.
+    pub fn sum(terms: impl IntoIterator<Item = Expr>) -> Expr {
+        terms
+            .into_iter()
+            .reduce(|a, b| Expr::binary(BinaryOp::Add, a, b))
+            .unwrap_or_else(|| Expr::int(0))
+    }
+
+    /// `a && b && ...` (`1` when there is nothing to test).
+    pub fn all(conds: impl IntoIterator<Item = Expr>) -> Expr {
+        conds
+            .into_iter()
+            .reduce(|a, b| Expr::binary(BinaryOp::And, a, b))
+            .unwrap_or_else(|| Expr::int(1))
+    }
+
     /// Visit every node, parents first.
     pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         f(self);

@@ -1,0 +1,258 @@
+//! Lowering a scheduled SCoP and its tile space to the kernel IR ([`crate::ir`]).
+//!
+//! Everything here is target-neutral except the choice the [`Device`] makes: the order of the
+//! band dimensions inside a tile ([`ptile::intra`]), and for a GPU, which of them the
+//! work-items of a work-group share out and where they must wait for each other.
+//!
+//! This module drives the lowering (the host structure, then each group); its jobs live in
+//! [`recover`] (loops from isl), [`ranges`] (bound and range expressions) and [`threads`]
+//! (the GPU thread mapping).
+
+mod ranges;
+mod recover;
+mod threads;
+
+use rosepolly::math::isl::Ctx;
+use rosepolly::model::expr::{BinaryOp, Expr};
+use rosepolly::model::Scop;
+use rosepolly::syntax::Node;
+
+use pluto::Schedule;
+use ptile::{outer_param, IntraDim, TileGroup, TileSpace};
+
+use crate::ir::{origin, size, GroupCode, GroupIr, KNode, OriginalOrder, ScopIr, TiledGroup};
+use ranges::{named, tile_end};
+use threads::strip_parallel;
+
+/// What runs the tiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Device {
+    /// Threads of a multicore: one tile per thread at a time, its code sequential.
+    Cpu,
+    /// Work-groups of a GPU (or any OpenCL device): one tile per work-group, its points
+    /// shared out among the work-items.
+    Gpu,
+}
+
+/// One dimension of a recovered schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OutDim {
+    /// Schedule dimension `d`.
+    Sched(usize),
+    /// Algorithm 4's component number.
+    Cut,
+}
+
+/// Everything the lowering reads.
+pub struct Lowering<'a, 'c> {
+    pub ctx: &'c Ctx,
+    pub scop: &'a Scop<'c>,
+    pub schedule: &'a Schedule,
+    pub space: &'a TileSpace,
+    /// Prefix of the schedule-dimension iterators (`c` → `c0`, `c1`...).
+    pub prefix: &'a str,
+    pub device: Device,
+    /// GPU: share out every tile by intra-tile wavefronts, even where band dimensions are
+    /// parallel (to exercise the wavefront layout; slower).
+    pub force_wavefront: bool,
+}
+
+impl Lowering<'_, '_> {
+    pub fn lower(&self) -> ScopIr {
+        ScopIr {
+            id: self.scop.id,
+            depth: self.space.depth(),
+            params: self.scop.params.clone(),
+            host: self.host(),
+            groups: (0..self.space.groups.len())
+                .map(|g| self.group(g))
+                .collect(),
+            original: self.original_order(),
+        }
+    }
+
+    /// On a CPU without outer loops: the SCoP in its original order, and the boxes whose
+    /// volume estimates its work (which decides whether tiles pay).
+    fn original_order(&self) -> Option<OriginalOrder> {
+        if self.device != Device::Cpu || !self.space.outer_dims.is_empty() {
+            return None;
+        }
+        let work = self.work_boxes()?;
+        Some(OriginalOrder {
+            code: self.original(),
+            work,
+        })
+    }
+
+    fn start(&self) -> usize {
+        self.space.band_start()
+    }
+
+    fn iterator(&self, d: OutDim) -> String {
+        match d {
+            OutDim::Sched(d) => format!("{}{d}", self.prefix),
+            OutDim::Cut => "polyc_cut".into(),
+        }
+    }
+
+    /// Parameters of group code besides the SCoP's: outer values, tile origins and sizes.
+    fn extra_params(&self) -> Vec<String> {
+        let mut extra: Vec<String> = self
+            .space
+            .outer_dims
+            .iter()
+            .map(|&d| outer_param(d))
+            .collect();
+        for k in 0..self.space.depth() {
+            extra.push(origin(k));
+            extra.push(size(k));
+        }
+        extra
+    }
+
+    fn isl_params(&self) -> Vec<String> {
+        let scop = self.scop;
+        let mut params: Vec<String> = scop.params.iter().map(|p| scop.names.get(p)).collect();
+        params.extend(self.extra_params());
+        params
+    }
+
+    fn group(&self, g: usize) -> GroupIr {
+        let group = &self.space.groups[g];
+        let names = group
+            .statements
+            .iter()
+            .map(|&s| self.scop.statements[s].name.clone())
+            .collect();
+        let outer = self
+            .space
+            .outer_dims
+            .iter()
+            .map(|&d| outer_param(d))
+            .collect();
+        let code = if group.depth == 0 {
+            GroupCode::Untiled(self.untiled(group))
+        } else {
+            GroupCode::Tiled(Box::new(self.tiled(group)))
+        };
+        GroupIr {
+            index: g,
+            names,
+            outer,
+            code,
+        }
+    }
+
+    /// A group without tiles: its scheduled loops (parallel loops marked); on a GPU, run by a
+    /// single work-item.
+    fn untiled(&self, group: &TileGroup) -> KNode {
+        let dims: Vec<OutDim> = (self.start()..self.schedule.n_dims())
+            .map(OutDim::Sched)
+            .collect();
+        let node = self.recover(group, &dims, 0, &[], false);
+        let code = KNode::from_syntax(&node);
+        match self.device {
+            Device::Cpu => code,
+            Device::Gpu => KNode::Single(Box::new(strip_parallel(code))),
+        }
+    }
+
+    fn tiled(&self, group: &TileGroup) -> TiledGroup {
+        let (order, threads, host_dims, wave_dims) = match self.device {
+            Device::Cpu => (
+                ptile::cpu_order(self.scop, self.schedule, self.space, &group.statements),
+                None,
+                group.depth,
+                2,
+            ),
+            Device::Gpu => self.gpu_mapping(group),
+        };
+        let start = self.start();
+        let mut dims: Vec<OutDim> = order
+            .dims
+            .iter()
+            .map(|d| match d {
+                IntraDim::Band(k) => OutDim::Sched(start + k),
+                IntraDim::Cut => OutDim::Cut,
+            })
+            .collect();
+        dims.extend((start + group.depth..self.schedule.n_dims()).map(OutDim::Sched));
+        let otl = self.device == Device::Gpu;
+        let lower_body = |node: Node| -> KNode {
+            match &threads {
+                None => KNode::from_syntax(&node),
+                Some((layout, sync)) => self.map_threads(&node, &dims, layout, *sync),
+            }
+        };
+        let probe_order = ptile::cpu_order(self.scop, self.schedule, self.space, &group.statements);
+        let probe_dims: Vec<OutDim> = probe_order
+            .dims
+            .iter()
+            .map(|d| match d {
+                IntraDim::Band(k) => OutDim::Sched(start + k),
+                IntraDim::Cut => OutDim::Cut,
+            })
+            .chain((start + group.depth..self.schedule.n_dims()).map(OutDim::Sched))
+            .collect();
+        let probe = KNode::from_syntax(&self.recover_ordered(
+            group,
+            &probe_dims,
+            host_dims,
+            &[],
+            false,
+            &probe_order,
+        ));
+        let body = lower_body(self.recover_ordered(group, &dims, group.depth, &[], otl, &order));
+        let (full_test, full_body) = if group.full.is_empty() {
+            (None, None)
+        } else {
+            let context: Vec<String> = group.full.iter().map(|f| self.facet_isl(f)).collect();
+            let full = self.recover_ordered(group, &dims, group.depth, &context, otl, &order);
+            (Some(self.full_test(&group.full)), Some(lower_body(full)))
+        };
+        TiledGroup {
+            depth: group.depth,
+            mode: group.mode,
+            host_dims,
+            wave_dims,
+            ranges: (0..group.depth)
+                .map(|k| {
+                    let lo: Vec<Expr> = (0..k).map(|j| Expr::var(origin(j))).collect();
+                    let hi: Vec<Expr> = (0..k).map(tile_end).collect();
+                    self.tile_range(group, k, &lo, &hi)
+                })
+                .collect(),
+            global: (0..group.depth)
+                .map(|k| {
+                    let t = |j: usize| Expr::var(size(j));
+                    let lo: Vec<Expr> = named("polyc_glo", k)
+                        .into_iter()
+                        .enumerate()
+                        .map(|(j, g)| Expr::binary(BinaryOp::Mul, g, t(j)))
+                        .collect();
+                    let hi: Vec<Expr> = named("polyc_ghi", k)
+                        .into_iter()
+                        .enumerate()
+                        .map(|(j, g)| {
+                            let end = Expr::binary(
+                                BinaryOp::Add,
+                                Expr::binary(BinaryOp::Mul, g, t(j)),
+                                t(j),
+                            );
+                            Expr::binary(BinaryOp::Sub, end, Expr::int(1))
+                        })
+                        .collect();
+                    self.tile_range(group, k, &lo, &hi)
+                })
+                .collect(),
+            points: (0..group.depth)
+                .map(|k| self.point_range(group, k, &named("polyc_plo", k), &named("polyc_phi", k)))
+                .collect(),
+            probe,
+            full_test,
+            body,
+            full_body,
+            threads: threads.map(|(layout, _)| layout),
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! GPU thread mapping (thesis §6.2.2, §7.3): which band dimensions the work-items of a
+//! work-group share out, and the tile body rewritten so that each work-item runs its points,
+//! with barriers where work-items depend on each other.
+
+use rosepolly::model::expr::{BinaryOp, Expr, UnaryOp};
+use rosepolly::syntax::Node;
+
+use ptile::{IntraDim, IntraOrder, TileGroup, TileMode};
+
+use super::{Lowering, OutDim};
+use crate::ir::{base, KNode, ThreadLayout};
+
+impl Lowering<'_, '_> {
+    /// The GPU mapping of a group: the tile body's order, its thread layout and whether its
+    /// work-items must synchronise, the tile dimensions the host enumerates, the wavefront
+    /// width.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn gpu_mapping(
+        &self,
+        group: &TileGroup,
+    ) -> (IntraOrder, Option<(ThreadLayout, bool)>, usize, usize) {
+        let start = self.start();
+        let mut order = ptile::gpu_order(self.scop, self.schedule, self.space, &group.statements);
+        let par: Vec<usize> = order
+            .band_dims()
+            .into_iter()
+            .filter(|&k| order.parallel[k])
+            .collect();
+        let host_dims = match group.mode {
+            TileMode::Parallel => group.parallel_tiles,
+            TileMode::Wavefront => group.depth,
+            TileMode::Sequential => 0,
+        };
+        if par.is_empty() || self.force_wavefront {
+            let dims = order.band_dims();
+            return (
+                order,
+                Some((ThreadLayout::Wavefront { dims }, true)),
+                host_dims,
+                group.depth,
+            );
+        }
+        let par_dims: Vec<usize> = par.iter().map(|k| start + k).collect();
+        let sync = pluto::intratile::crosses(
+            self.ctx,
+            self.scop,
+            self.schedule,
+            start,
+            &group.statements,
+            &par_dims,
+        );
+        if !sync {
+            // Independent work-items: each runs the sequential dimensions of its own points.
+            let seq: Vec<usize> = order
+                .band_dims()
+                .into_iter()
+                .filter(|&k| !order.parallel[k])
+                .collect();
+            let cut = order.dims.contains(&IntraDim::Cut);
+            order.dims = par.iter().chain(&seq).map(|&k| IntraDim::Band(k)).collect();
+            if cut {
+                order.dims.push(IntraDim::Cut);
+            }
+        }
+        (
+            order,
+            Some((ThreadLayout::Rectangular { dims: par }, sync)),
+            host_dims,
+            group.depth,
+        )
+    }
+
+    /// The tile body with the band dimensions of `layout` shared out among work-items.
+    pub(super) fn map_threads(
+        &self,
+        node: &Node,
+        dims: &[OutDim],
+        layout: &ThreadLayout,
+        sync: bool,
+    ) -> KNode {
+        let start = self.start();
+        let mapped: Vec<String> = layout
+            .dims()
+            .iter()
+            .map(|&k| self.iterator(OutDim::Sched(start + k)))
+            .collect();
+        let mapper = ThreadMapper {
+            mapped: &mapped,
+            origins: layout.dims().iter().map(|&k| base(k)).collect(),
+            mapped_dims: dims
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| {
+                    matches!(d, OutDim::Sched(d) if *d >= start && layout.dims().contains(&(d - start)))
+                })
+                .map(|(j, _)| j)
+                .collect(),
+            wavefront: matches!(layout, ThreadLayout::Wavefront { .. }),
+            sync,
+        };
+        dedup_barriers(mapper.uniform(node))
+    }
+}
+
+/// Loops of code one work-item runs are not parallel loops.
+pub(super) fn strip_parallel(n: KNode) -> KNode {
+    match n.map_children(&mut strip_parallel) {
+        KNode::For {
+            var,
+            init,
+            cond,
+            step,
+            body,
+            ..
+        } => KNode::For {
+            var,
+            init,
+            cond,
+            step,
+            body,
+            parallel: false,
+        },
+        other => other,
+    }
+}
+
+/// Turns the loops over mapped band dimensions into the work-items' points (thesis §6.2.2,
+/// step 5: their loops become guards; the loops around them stay uniform).
+struct ThreadMapper<'a> {
+    /// Iterators of the mapped dimensions, in thread-bucket order.
+    mapped: &'a [String],
+    origins: Vec<String>,
+    /// Positions of the mapped dimensions among the recovered schedule's dimensions.
+    mapped_dims: Vec<usize>,
+    /// Intra-tile wavefronts: a loop over the bucket's wavefronts around the points.
+    wavefront: bool,
+    /// Work-items depend on each other: barriers after the points.
+    sync: bool,
+}
+
+impl ThreadMapper<'_> {
+    fn is_mapped(&self, dim: usize) -> bool {
+        self.mapped_dims.contains(&dim)
+    }
+
+    /// Code every work-item runs alike, as a block with its barriers.
+    ///
+    /// Barriers stand only at the top level of a block (the tile body or a uniform loop's
+    /// body), never inside a conditional: a uniform condition is distributed over the
+    /// statements it guards and folded into the conditions of the loops it encloses, which
+    /// its values (loop iterators, tile origins, parameters; never memory) make equivalent.
+    /// Some OpenCL implementations (PoCL) replicate code per conditional barrier, so this keeps
+    /// kernels small.
+    fn uniform(&self, n: &Node) -> KNode {
+        let items = self.items(n, None);
+        let mut out = Vec::new();
+        for item in items {
+            let single = matches!(strip_if(&item), KNode::Single(_));
+            let work = has_work(&item);
+            let is_loop = matches!(item, KNode::For { .. });
+            if single {
+                out.push(KNode::Barrier);
+            }
+            out.push(item);
+            // A uniform loop ends each iteration with its own barrier.
+            if work && !is_loop && (self.sync || single) {
+                out.push(KNode::Barrier);
+            }
+        }
+        KNode::Block(out)
+    }
+
+    /// The items of uniform code under `guard`: loops (conditions folded in), and guarded
+    /// points or single statements.
+    fn items(&self, n: &Node, guard: Option<&Expr>) -> Vec<KNode> {
+        match n {
+            Node::Block(v) => v.iter().flat_map(|c| self.items(c, guard)).collect(),
+            Node::For(l) if self.is_mapped(l.dim) => vec![self.points(n, guard)],
+            Node::For(l) => vec![KNode::For {
+                var: l.iterator.clone(),
+                init: l.init.clone(),
+                cond: and(guard, l.cond.clone()),
+                step: l.step,
+                body: Box::new(self.uniform(&l.body)),
+                parallel: false,
+            }],
+            Node::If { cond, then, other } => {
+                let yes = and(guard, cond.clone());
+                let mut v = self.items(then, Some(&yes));
+                if let Some(o) = other {
+                    let no = and(guard, Expr::unary(UnaryOp::Not, cond.clone()));
+                    v.extend(self.items(o, Some(&no)));
+                }
+                v
+            }
+            Node::User { stmt, args } => vec![guarded_by(
+                guard,
+                KNode::Single(Box::new(KNode::Stmt {
+                    stmt: *stmt,
+                    args: args.clone(),
+                })),
+            )],
+        }
+    }
+
+    /// The work-items' points, at the outermost mapped loop, under `guard`.
+    fn points(&self, n: &Node, guard: Option<&Expr>) -> KNode {
+        let wave = if self.wavefront {
+            Expr::var("polyc_wi")
+        } else {
+            Expr::int(0)
+        };
+        let p = KNode::Points {
+            wave,
+            vars: self.mapped.to_vec(),
+            origins: self.origins.clone(),
+            body: Box::new(self.guarded(n)),
+        };
+        if self.wavefront {
+            let more = Expr::binary(
+                BinaryOp::Lt,
+                Expr::var("polyc_wi"),
+                Expr::var("polyc_nwaves"),
+            );
+            KNode::For {
+                var: "polyc_wi".into(),
+                init: Expr::int(0),
+                cond: and(guard, more),
+                step: 1,
+                body: Box::new(KNode::Block(vec![p, KNode::Barrier])),
+                parallel: false,
+            }
+        } else {
+            guarded_by(guard, p)
+        }
+    }
+
+    /// Code inside a point: loops over mapped dimensions become guards on the point's value.
+    fn guarded(&self, n: &Node) -> KNode {
+        match n {
+            Node::Block(v) => KNode::Block(v.iter().map(|c| self.guarded(c)).collect()),
+            Node::For(l) if self.is_mapped(l.dim) => {
+                let it = Expr::var(&l.iterator);
+                let first = Expr::binary(BinaryOp::Ge, it.clone(), l.init.clone());
+                let mut cond = Expr::binary(BinaryOp::And, first, l.cond.clone());
+                if l.step != 1 {
+                    // Only the points the loop's stride visits.
+                    let offset = Expr::binary(BinaryOp::Sub, it, l.init.clone());
+                    let phase = Expr::binary(BinaryOp::Mod, offset, Expr::int(l.step));
+                    let on_stride = Expr::binary(BinaryOp::Eq, phase, Expr::int(0));
+                    cond = Expr::binary(BinaryOp::And, cond, on_stride);
+                }
+                KNode::If {
+                    cond,
+                    then: Box::new(self.guarded(&l.body)),
+                    other: None,
+                }
+            }
+            Node::For(l) => KNode::For {
+                var: l.iterator.clone(),
+                init: l.init.clone(),
+                cond: l.cond.clone(),
+                step: l.step,
+                body: Box::new(self.guarded(&l.body)),
+                parallel: false,
+            },
+            Node::If { cond, then, other } => KNode::If {
+                cond: cond.clone(),
+                then: Box::new(self.guarded(then)),
+                other: other.as_ref().map(|o| Box::new(self.guarded(o))),
+            },
+            Node::User { stmt, args } => KNode::Stmt {
+                stmt: *stmt,
+                args: args.clone(),
+            },
+        }
+    }
+}
+
+/// `guard && cond`.
+fn and(guard: Option<&Expr>, cond: Expr) -> Expr {
+    match guard {
+        None => cond,
+        Some(g) => Expr::binary(BinaryOp::And, g.clone(), cond),
+    }
+}
+
+/// `n` under `guard`.
+fn guarded_by(guard: Option<&Expr>, n: KNode) -> KNode {
+    match guard {
+        None => n,
+        Some(g) => KNode::If {
+            cond: g.clone(),
+            then: Box::new(n),
+            other: None,
+        },
+    }
+}
+
+/// What a guard wraps.
+fn strip_if(n: &KNode) -> &KNode {
+    match n {
+        KNode::If { then, .. } => strip_if(then),
+        other => other,
+    }
+}
+
+/// Does uniform code contain work shared out among the work-items?
+fn has_work(n: &KNode) -> bool {
+    match n {
+        KNode::Points { .. } | KNode::Single(_) => true,
+        KNode::Block(v) => v.iter().any(has_work),
+        KNode::For { body, .. } => has_work(body),
+        KNode::If { then, other, .. } => {
+            has_work(then) || other.as_ref().is_some_and(|o| has_work(o))
+        }
+        KNode::Stmt { .. } | KNode::Barrier => false,
+    }
+}
+
+/// Remove a barrier that directly follows another one in a block.
+fn dedup_barriers(n: KNode) -> KNode {
+    match n.map_children(&mut dedup_barriers) {
+        KNode::Block(v) => {
+            let mut out: Vec<KNode> = Vec::new();
+            for c in v {
+                let flat = match c {
+                    KNode::Block(inner) => inner,
+                    other => vec![other],
+                };
+                for c in flat {
+                    if c == KNode::Barrier && out.last() == Some(&KNode::Barrier) {
+                        continue;
+                    }
+                    out.push(c);
+                }
+            }
+            KNode::Block(out)
+        }
+        other => other,
+    }
+}
