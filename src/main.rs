@@ -127,23 +127,17 @@ struct Cli {
 #[derive(Debug, Clone)]
 struct Sizes(Vec<i64>);
 
-/// `16,32,32`: positive integers separated by commas, within what a program accepts at run
-/// time (at most `ptile::MAX_TILE_SIZE` each, `ptile::MAX_TILE_SIZES` of them).
+/// `16,32,32`: what `POLYC_TILE_SIZES` accepts at run time (the run-time contract's grammar:
+/// at most `MAX_TILE_SIZES` values from 1 to `MAX_TILE_SIZE`), but not empty.
 fn parse_sizes(text: &str) -> Result<Sizes, String> {
-    let sizes = text
-        .split(',')
-        .map(|s| match s.trim().parse::<i64>() {
-            Ok(v) if (1..=ptile::MAX_TILE_SIZE).contains(&v) => Ok(v),
-            _ => Err(format!(
-                "'{s}' is not a tile size (expected integers from 1 to {}, like 16,32,32)",
-                ptile::MAX_TILE_SIZE
-            )),
-        })
-        .collect::<Result<Vec<i64>, String>>()?;
-    if sizes.len() > ptile::MAX_TILE_SIZES {
-        return Err(format!("more than {} sizes", ptile::MAX_TILE_SIZES));
+    use avelas_contract::config::{self, MAX_TILE_SIZE, MAX_TILE_SIZES};
+    match config::tile_sizes(Some(text)) {
+        Ok(sizes) if !sizes.is_empty() => Ok(Sizes(sizes)),
+        _ => Err(format!(
+            "expected {}, at most {MAX_TILE_SIZES} of them, each from 1 to {MAX_TILE_SIZE}",
+            config::TILE_SIZES_EXPECTED
+        )),
     }
-    Ok(Sizes(sizes))
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

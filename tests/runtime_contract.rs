@@ -1,6 +1,8 @@
 //! One contract for the variables generated programs read, whatever the target: the C+OpenMP
-//! program (its own C parser) and the OpenCL program (avelas-rt) accept and reject the same
-//! `POLYC_TILE_SIZES`, `POLYC_PROFILE` and `POLYC_TRACE` values.
+//! program (its C parser, printed from `avelas_contract::c_config`) and the OpenCL program
+//! (avelas-rt) accept and reject exactly the `POLYC_TILE_SIZES`, `POLYC_MIN_POINTS`,
+//! `POLYC_PROFILE` and `POLYC_TRACE` values the contract's grammar (`avelas_contract::config`)
+//! accepts.
 
 mod common;
 
@@ -23,16 +25,6 @@ int main(void) {
   return 0;
 }
 "#;
-
-#[test]
-fn limits_agree() {
-    assert_eq!(ptile::MAX_TILE_SIZE, avelas_rt::config::MAX_TILE_SIZE);
-    assert_eq!(ptile::MAX_TILE_SIZES, avelas_rt::config::MAX_TILE_SIZES);
-    assert_eq!(
-        ptile::DEFAULT_TILE_SIZE,
-        avelas_rt::config::DEFAULT_TILE_SIZE
-    );
-}
 
 fn values() -> Vec<(&'static str, OsString)> {
     let t = |v: &str| ("POLYC_TILE_SIZES", OsString::from(v));
@@ -57,6 +49,19 @@ fn values() -> Vec<(&'static str, OsString)> {
         t(&vec!["2"; 65].join(",")),
         ("POLYC_TILE_SIZES", OsString::from_vec(vec![b'8', 0xff])),
     ];
+    for x in [
+        "",
+        "0",
+        "7",
+        "-1",
+        "+1",
+        " 1",
+        "1k",
+        "9223372036854775807",
+        "9223372036854775808",
+    ] {
+        v.push(("POLYC_MIN_POINTS", OsString::from(x)));
+    }
     for var in ["POLYC_PROFILE", "POLYC_TRACE"] {
         for x in ["", "0", "1", "yes", "2"] {
             v.push((var, OsString::from(x)));
@@ -77,38 +82,50 @@ fn run(exe: &Path, var: &str, value: &OsString) -> (bool, bool) {
     (out.status.success(), err.contains(var))
 }
 
-#[test]
-fn c_and_opencl_programs_accept_the_same_values() {
-    if !common::opencl_present() {
-        println!("skipped: no OpenCL platform (scripts/setup.sh installs PoCL)");
-        return;
-    }
-    let dir = polybench::harness::scratch_dir("contract");
+/// Does the contract's grammar accept `value` for `var`?
+fn contract_accepts(var: &str, value: &OsString) -> bool {
+    let Some(text) = value.to_str() else {
+        return false; // not text: malformed, not unset
+    };
+    avelas_contract::config::Config::from_vars(|k| (k == var).then(|| text.to_string())).is_ok()
+}
+
+/// The test program compiled for `target` and built.
+fn program(dir: &Path, target: &str) -> std::path::PathBuf {
     let src = dir.join("p.c");
     std::fs::write(&src, PROGRAM).unwrap();
-    let mut exes = Vec::new();
-    for target in ["c", "opencl"] {
-        let out = dir.join(format!("p-{target}.c"));
-        let (code, err) = common::polyc_to(&src, target, &out);
-        assert_eq!(code, 0, "{err}");
-        let exe = dir.join(format!("p-{target}"));
-        let mut flags = vec!["-fopenmp".to_string()];
-        if target == "opencl" {
-            flags.extend(common::runtime_ldflags());
-        }
-        common::gcc(&out, &exe, &flags);
-        exes.push(exe);
+    let out = dir.join(format!("p-{target}.c"));
+    let (code, err) = common::polyc_to(&src, target, &out);
+    assert_eq!(code, 0, "{err}");
+    let exe = dir.join(format!("p-{target}"));
+    let mut flags = vec!["-fopenmp".to_string()];
+    if target == "opencl" {
+        flags.extend(common::runtime_ldflags());
+    }
+    common::gcc(&out, &exe, &flags);
+    exe
+}
+
+#[test]
+fn programs_accept_what_the_contract_accepts() {
+    let dir = polybench::harness::scratch_dir("contract");
+    let mut targets = vec![("C target", program(&dir, "c"))];
+    if common::opencl_present() {
+        targets.push(("OpenCL", program(&dir, "opencl")));
+    } else {
+        println!("OpenCL part skipped: no OpenCL platform (scripts/setup.sh installs PoCL)");
     }
     let mut failures = Vec::new();
     for (var, value) in values() {
-        let (c, cl) = (run(&exes[0], var, &value), run(&exes[1], var, &value));
-        let (accepted, named) = (c.0 && cl.0, c.1 && cl.1);
-        let agree = c.0 == cl.0;
-        // Both accept the value, or both reject it with a message that names the variable.
-        if !agree || !(accepted || named) {
-            failures.push(format!(
-                "{var}={value:?}: C target {c:?}, OpenCL {cl:?} (accepted, message names it)"
-            ));
+        let expected = contract_accepts(var, &value);
+        for (name, exe) in &targets {
+            let (accepted, named) = run(exe, var, &value);
+            // Accepted as the contract says, or rejected with a message that names the variable.
+            if accepted != expected || !(accepted || named) {
+                failures.push(format!(
+                    "{var}={value:?}: {name} accepted={accepted}, named it={named}; contract accepts={expected}"
+                ));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

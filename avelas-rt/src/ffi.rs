@@ -1,4 +1,4 @@
-//! The C interface generated programs call (`include/avelas.h`, which documents each
+//! The C interface generated programs call (`avelas-contract/include/avelas.h`, which documents each
 //! function). Handles are boxes the C side owns and frees, except the OpenCL device and its
 //! kernels, which live as long as the process (a SCoP executed again finds them built).
 //!
@@ -20,9 +20,7 @@ use crate::thread_bucket::ThreadBucket;
 use crate::tile_bucket::TileBucket;
 use crate::RtError;
 
-/// Arguments every generated kernel takes first, in this order: the tile bucket, its entry
-/// count and stride, the thread bucket's coordinates, offsets and stride, its wavefront count.
-pub const RUNTIME_ARGS: u32 = 7;
+use avelas_contract::kernel_args as arg;
 
 fn fail(e: impl std::fmt::Display) -> ! {
     eprintln!("polyc: {e}");
@@ -457,13 +455,20 @@ pub unsafe extern "C" fn avelas_cl_launch(
             threads.bucket.stride() as i64,
             threads.bucket.waves() as i64,
         ];
-        st.rt.arg(kernel, 0, ArgVal::mem(tmem))?;
-        st.rt.arg(kernel, 1, ArgVal::scalar(&longs[0]))?;
-        st.rt.arg(kernel, 2, ArgVal::scalar(&longs[1]))?;
-        st.rt.arg(kernel, 3, ArgVal::mem(cmem))?;
-        st.rt.arg(kernel, 4, ArgVal::mem(omem))?;
-        st.rt.arg(kernel, 5, ArgVal::scalar(&longs[2]))?;
-        st.rt.arg(kernel, 6, ArgVal::scalar(&longs[3]))?;
+        let index = |i: usize| i as u32;
+        st.rt.arg(kernel, index(arg::TILES), ArgVal::mem(tmem))?;
+        st.rt
+            .arg(kernel, index(arg::TILE_COUNT), ArgVal::scalar(&longs[0]))?;
+        st.rt
+            .arg(kernel, index(arg::TILE_STRIDE), ArgVal::scalar(&longs[1]))?;
+        st.rt
+            .arg(kernel, index(arg::THREAD_COORDS), ArgVal::mem(cmem))?;
+        st.rt
+            .arg(kernel, index(arg::THREAD_OFFSETS), ArgVal::mem(omem))?;
+        st.rt
+            .arg(kernel, index(arg::THREAD_STRIDE), ArgVal::scalar(&longs[2]))?;
+        st.rt
+            .arg(kernel, index(arg::WAVES), ArgVal::scalar(&longs[3]))?;
         let local = threads.bucket.work_group().min(k.max_work_group).max(1);
         let limit = (i32::MAX as usize) / local;
         let groups = ndrange::factor(n, limit, limit)

@@ -11,13 +11,15 @@
 //!   them (Algorithm 6);
 //! - [`ndrange`]: launches as 1-D or 2-D grids within the device's limits.
 //!
-//! [`config`] reads and validates the `POLYC_*` variables. [`opencl`] (through `ocl`) and
+//! [`config`] reads and validates the `POLYC_*` variables (the grammar is `avelas-contract`'s,
+//! shared with the programs of the C target). [`opencl`] (through `ocl`) and
 //! [`cuda`] (through `cudarc`, the driver loaded at run time) are the only code of polyc that
 //! talks to a device. [`ffi`] is the C interface generated programs link against
-//! (`include/avelas.h`).
+//! (`avelas-contract/include/avelas.h`).
 
 pub mod buffer_bucket;
-pub mod config;
+/// The `POLYC_*` variables, as the run-time contract states them.
+pub use avelas_contract::config;
 pub mod cuda;
 pub mod ffi;
 pub mod ndrange;
@@ -37,5 +39,5 @@ impl std::fmt::Display for RtError {
 
 impl std::error::Error for RtError {}
 
-/// The C header of [`ffi`], which generated programs declare.
-pub const HEADER: &str = include_str!("../include/avelas.h");
+/// The C header of [`ffi`], which generated programs declare (the run-time contract's).
+pub use avelas_contract::HEADER;

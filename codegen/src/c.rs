@@ -52,84 +52,14 @@ static inline __attribute__((unused)) double polyc_now(void) {{
 }
 
 /// The run-time configuration of the C+OpenMP target, once per file: tile sizes from
-/// `POLYC_TILE_SIZES`, the `POLYC_PROFILE` and `POLYC_TRACE` switches. (The GPU targets read
-/// the same variables through avelas-rt.)
+/// `POLYC_TILE_SIZES`, the `POLYC_MIN_POINTS`, `POLYC_PROFILE` and `POLYC_TRACE` settings, as
+/// the run-time contract states them (the GPU targets read the same variables through
+/// avelas-rt).
 pub fn runtime() -> String {
     format!(
-        r#"{}#ifndef POLYC_RUNTIME
-#define POLYC_RUNTIME
-/* A switch variable: unset, empty or 0 is off, 1 is on; anything else is an error. */
-static inline __attribute__((unused)) int polyc_switch(const char *name, int *cache) {{
-  if (*cache < 0) {{
-    const char *v = getenv(name);
-    if (!v || !*v || !strcmp(v, "0")) *cache = 0;
-    else if (!strcmp(v, "1")) *cache = 1;
-    else {{
-      fprintf(stderr, "polyc: %s=\"%s\" is not valid: use 1 to turn it on, 0 or unset to turn it off\n", name, v);
-      exit(1);
-    }}
-  }}
-  return *cache;
-}}
-static int polyc_profile_cache = -1, polyc_trace_cache = -1;
-static inline __attribute__((unused)) int polyc_profile(void) {{ return polyc_switch("POLYC_PROFILE", &polyc_profile_cache); }}
-static inline __attribute__((unused)) int polyc_trace(void) {{ return polyc_switch("POLYC_TRACE", &polyc_trace_cache); }}
-/* POLYC_TILE_SIZES: comma-separated positive integers, outermost tiled dimension first; a shorter
-   list repeats its last value. Unset or empty: {default} for every dimension. */
-static inline __attribute__((unused)) long polyc_tile_size(int k) {{
-  static long sizes[{max_sizes}];
-  static int n = -1;
-  if (n < 0) {{
-    const char *s = getenv("POLYC_TILE_SIZES");
-    const char *p = s;
-    n = 0;
-    while (p && *p) {{
-      char *end;
-      long v;
-      if (*p < '0' || *p > '9' || n == {max_sizes}) goto bad;
-      v = strtol(p, &end, 10);
-      if (v <= 0 || v > {max_size}L) goto bad;
-      sizes[n++] = v;
-      p = end;
-      if (*p == ',') {{
-        p++;
-        if (!*p) goto bad;
-      }} else if (*p) goto bad;
-    }}
-    if (0) {{
-    bad:
-      fprintf(stderr, "polyc: POLYC_TILE_SIZES=\"%s\" is malformed: expected positive integers separated by commas, e.g. 16,32,32\n", s);
-      exit(1);
-    }}
-  }}
-  if (n == 0) return {default};
-  return sizes[k < n ? k : n - 1];
-}}
-/* POLYC_MIN_POINTS: SCoPs whose tiled bands span fewer points run untiled, in their original
-   order (tiles and threads do not pay there). Unset or empty: {min_points}; 0: always tile. */
-static inline __attribute__((unused)) long polyc_min_points(void) {{
-  static long v = -1;
-  if (v < 0) {{
-    const char *s = getenv("POLYC_MIN_POINTS");
-    char *end;
-    if (!s || !*s) v = {min_points};
-    else {{
-      v = strtol(s, &end, 10);
-      if (*s < '0' || *s > '9' || *end || v < 0) {{
-        fprintf(stderr, "polyc: POLYC_MIN_POINTS=\"%s\" is malformed: expected a number of points, e.g. 0 to always tile\n", s);
-        exit(1);
-      }}
-    }}
-  }}
-  return v;
-}}
-#endif
-"#,
+        "{}#ifndef POLYC_RUNTIME\n#define POLYC_RUNTIME\n#include <errno.h>\n{}#endif\n",
         host_support(false),
-        default = ptile::DEFAULT_TILE_SIZE,
-        max_sizes = ptile::MAX_TILE_SIZES,
-        max_size = ptile::MAX_TILE_SIZE,
-        min_points = ptile::DEFAULT_MIN_POINTS
+        avelas_contract::c_config::definitions()
     )
 }
 

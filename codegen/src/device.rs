@@ -10,6 +10,8 @@
 
 use std::fmt::Write;
 
+use avelas_contract::kernel_args::{self, ArgType, RUNTIME_ARGS};
+
 use rosepolly::math::isl::Ctx;
 use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::model::Scop;
@@ -71,9 +73,6 @@ pub fn kernel_args(scop: &Scop, ir: &ScopIr, outer: &[String]) -> Vec<KernelArg>
     }
     args
 }
-
-/// The run-time's arguments every kernel takes first (avelas-rt's `RUNTIME_ARGS`).
-pub const RUNTIME_ARGS: usize = 7;
 
 /// The name of group `g`'s kernel in SCoP `s`.
 pub fn kernel_name(scop: usize, group: usize) -> String {
@@ -138,15 +137,15 @@ impl DeviceCode<'_> {
         } else {
             ("__global ", "__kernel void")
         };
-        let mut params = vec![
-            format!("{glob}const long *polyc_tb"),
-            "const long polyc_tb_n".into(),
-            "const long polyc_tb_stride".into(),
-            format!("{glob}const int *polyc_th"),
-            format!("{glob}const int *polyc_th_off"),
-            "const long polyc_th_stride".into(),
-            "const long polyc_nwaves".into(),
-        ];
+        // The run-time's arguments first, as the contract orders them.
+        let mut params: Vec<String> = RUNTIME_ARGS
+            .iter()
+            .map(|a| match a.ty {
+                ArgType::Longs => format!("{glob}const long *{}", a.name),
+                ArgType::Ints => format!("{glob}const int *{}", a.name),
+                ArgType::Long => format!("const long {}", a.name),
+            })
+            .collect();
         for a in kernel_args(self.scop, self.ir, &g.outer) {
             params.push(match a {
                 KernelArg::Param(n) => format!("const long {}", user(&n)),
@@ -197,7 +196,7 @@ impl DeviceCode<'_> {
             "  (void)polyc_lid; (void)polyc_wg; (void)polyc_th; (void)polyc_th_off; (void)polyc_th_stride; (void)polyc_nwaves;"
         );
         // Every kernel receives all the SCoP's data; the ones it does not touch are used here.
-        let unused: Vec<String> = params[7..]
+        let unused: Vec<String> = params[kernel_args::COUNT..]
             .iter()
             .map(|p| format!("(void){};", p.rsplit([' ', '*']).next().unwrap_or(p)))
             .collect();

@@ -211,7 +211,7 @@ pub fn compile(
 
 /// The declarations of avelas-rt's C interface, guarded like the other helpers.
 fn avelas_header() -> &'static str {
-    include_str!("../../avelas-rt/include/avelas.h")
+    avelas_contract::HEADER
 }
 
 /// The host code replacing one SCoP on a GPU target, and what goes on top of the file: the

@@ -11,7 +11,9 @@ use rosepolly::model::Scop;
 use rosepolly::syntax::from_affine;
 
 use crate::c::{self, COptions};
-use crate::device::{kernel_args, kernel_name, Dialect, KernelArg, RUNTIME_ARGS};
+use avelas_contract::kernel_args as arg;
+
+use crate::device::{kernel_args, kernel_name, Dialect, KernelArg};
 use crate::footprint::{self, Footprint};
 use crate::host::{group_opening, indent, Labels, TileWalk};
 use crate::ir::{size, tile, GroupCode, GroupIr, ScopIr, ThreadLayout};
@@ -360,15 +362,18 @@ impl<'a> GpuHost<'a> {
         let args = kernel_args(self.scop, self.ir, &g.outer);
         let mut s = String::new();
         if self.cuda() {
-            let mut values = vec![
-                "(const long *)polyc_dtb".to_string(),
-                "polyc_n".into(),
-                "polyc_stride".into(),
-                format!("(const int *)polyc_th_coords{i}"),
-                format!("(const int *)polyc_th_off{i}"),
-                format!("polyc_th_stride{i}"),
-                format!("avelas_thread_bucket_waves(polyc_th{i})"),
-            ];
+            let mut values: Vec<String> = (0..arg::COUNT)
+                .map(|a| match a {
+                    arg::TILES => "(const long *)polyc_dtb".to_string(),
+                    arg::TILE_COUNT => "polyc_n".into(),
+                    arg::TILE_STRIDE => "polyc_stride".into(),
+                    arg::THREAD_COORDS => format!("(const int *)polyc_th_coords{i}"),
+                    arg::THREAD_OFFSETS => format!("(const int *)polyc_th_off{i}"),
+                    arg::THREAD_STRIDE => format!("polyc_th_stride{i}"),
+                    arg::WAVES => format!("avelas_thread_bucket_waves(polyc_th{i})"),
+                    _ => unreachable!("the contract has {} run-time arguments", arg::COUNT),
+                })
+                .collect();
             for a in &args {
                 values.push(match a {
                     KernelArg::Param(n) => format!("(long)({})", user(n)),
@@ -408,7 +413,7 @@ impl<'a> GpuHost<'a> {
             );
         } else {
             for (j, a) in args.iter().enumerate() {
-                let idx = RUNTIME_ARGS + j;
+                let idx = arg::COUNT + j;
                 let _ = match a {
                     KernelArg::Param(n) | KernelArg::Outer(n) => writeln!(
                         s,

@@ -31,18 +31,6 @@ pub use space::{
     TileGroup, TileMode, TilePolicy, TileSpace,
 };
 
-/// The tile size of every tiled dimension when `POLYC_TILE_SIZES` is not set.
-pub const DEFAULT_TILE_SIZE: i64 = 32;
-/// The largest tile size a program accepts (at run time, and `--fixed-tile-sizes`).
-pub const MAX_TILE_SIZE: i64 = 1_000_000_000;
-/// The most values `POLYC_TILE_SIZES` may list.
-pub const MAX_TILE_SIZES: usize = 64;
-
-/// On a CPU, a SCoP whose tiled bands span fewer points than this (`POLYC_MIN_POINTS`) runs
-/// untiled in its original order: tiles and threads cost more than they save there (measured:
-/// jacobi-1d LARGE, 10^6 points, runs in 0.2 ms untiled and 3 ms tiled on two threads).
-pub const DEFAULT_MIN_POINTS: i64 = 1 << 22;
-
 /// `floor(a / b)` for `b > 0`, as the generated code's `polyc_floord`.
 pub fn floord(a: i64, b: i64) -> i64 {
     debug_assert!(b > 0);

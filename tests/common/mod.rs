@@ -124,6 +124,9 @@ pub fn runtime_ldflags() -> Vec<String> {
         format!("-L{d}"),
         "-lavelas_rt".into(),
         format!("-Wl,-rpath,{d}"),
+        // RPATH, not RUNPATH: cargo's LD_LIBRARY_PATH for tests names target/debug first,
+        // where an older libavelas_rt.so may lie; the one chosen here must win.
+        "-Wl,--disable-new-dtags".into(),
     ]
 }
 
