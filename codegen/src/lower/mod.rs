@@ -5,7 +5,7 @@
 //! work-items of a work-group share out and where they must wait for each other.
 //!
 //! This module drives the lowering (the host structure, then each group); its jobs live in
-//! [`recover`] (loops from isl), [`ranges`] (bound and range expressions) and [`threads`]
+//! `recover` (loops from isl), `ranges` (bound and range expressions) and `threads`
 //! (the GPU thread mapping).
 
 mod ranges;
