@@ -61,13 +61,18 @@ const RULES: &[Rule] = &[
         why: "the model is below model extraction",
     },
     Rule {
+        dir: "rosepolly/src/analysis",
+        forbidden: &["crate::compilation", "crate::syntax", "crate::enumerate"],
+        why: "analyses read a built model; extraction calls them, not the reverse",
+    },
+    Rule {
         dir: "pluto/src",
-        forbidden: &["ptile::", "codegen::", "avelas_rt::"],
-        why: "scheduling knows no tiling and no target",
+        forbidden: &["ptile::", "codegen::", "avelas_rt::", "compilation::"],
+        why: "scheduling knows no tiling and no target, and reads analyses, not extraction",
     },
     Rule {
         dir: "ptile/src",
-        forbidden: &["codegen::", "avelas_rt::"],
+        forbidden: &["codegen::", "avelas_rt::", "compilation::"],
         why: "ptile prints nothing; codegen prints its formulas",
     },
     Rule {
@@ -89,7 +94,13 @@ const RULES: &[Rule] = &[
     },
     Rule {
         dir: "codegen/src",
-        forbidden: &["avelas_rt::", "isl_rs::"],
+        forbidden: &[
+            "avelas_rt::",
+            "isl_rs::",
+            "compilation::deps",
+            "compilation::param_box",
+            "compilation::assumed_box",
+        ],
         why: "codegen prints code for the run-time; isl only through rosepolly::math",
     },
 ];

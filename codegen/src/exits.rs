@@ -1,7 +1,7 @@
 //! After a transformed SCoP: the values C's loops would have left in the iterators declared
 //! outside it ([`rosepolly::model::IteratorExit`]), for the code that reads them later.
 
-use rosepolly::compilation::assumed_box;
+use rosepolly::analysis::params::assumed_box;
 use rosepolly::math::isl::Ctx;
 use rosepolly::model::Scop;
 use rosepolly::syntax;
@@ -19,7 +19,7 @@ pub fn assignments(ctx: &Ctx, scop: &Scop) -> String {
             out.push_str(&format!("  (void){};\n", user(&e.name)));
             continue;
         };
-        let set = value.isl();
+        let set = value.set();
         if set.is_empty() {
             continue;
         }

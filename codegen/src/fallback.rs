@@ -95,8 +95,8 @@ pub fn guard(ctx: &Ctx, scop: &Scop) -> Option<(String, String)> {
 
 fn assumption_guard(ctx: &Ctx, scop: &Scop) -> Option<String> {
     let a = scop.assumptions.as_ref()?;
-    let all = rosepolly::compilation::param_box(ctx, scop);
-    let cond = host_control(scop, &syntax::condition(ctx, scop, a.context.isl(), all));
+    let all = rosepolly::analysis::params::param_box(ctx, scop);
+    let cond = host_control(scop, &syntax::condition(ctx, scop, &a.context.set(), all));
     // A 64-bit unsigned parameter is compared before it is converted to `long`.
     let mut parts: Vec<String> = scop
         .params

@@ -1,9 +1,9 @@
 //! Datum footprints (thesis Fig. 6.11): the part of each array the host moves to the device
 //! before a SCoP runs there, and back after it.
 //!
-//! Two sets per array, from the polyhedral model: the *live-in* elements, whose values from
-//! before the SCoP are read (isl's dataflow analysis: reads no earlier write reaches), and the
-//! *written* elements. Each is bounded by a box whose per-dimension bounds are affine in the
+//! Two sets per array, from the polyhedral model (`rosepolly::analysis::footprint`): the
+//! *live-in* elements, whose values from before the SCoP are read, and the *written* elements.
+//! Each is bounded by a box whose per-dimension bounds are affine in the
 //! parameters, and a box is moved as the contiguous row-major range between its first and last
 //! element: one copy per array and direction, no strided transfers.
 //!
@@ -15,9 +15,9 @@
 
 use std::fmt::Write;
 
-use rosepolly::compilation::deps;
-use rosepolly::math::isl::{BasicSet, Ctx, DimType, Set};
-use rosepolly::model::{AccessKind, Datum, Scop};
+use rosepolly::analysis::footprint::{self, dim_hull};
+use rosepolly::math::isl::{Ctx, DimType, Set};
+use rosepolly::model::{Datum, Scop};
 use rosepolly::syntax::from_affine;
 
 use crate::names::user_expr;
@@ -59,53 +59,17 @@ pub fn extents_c(d: &Datum) -> Vec<Option<String>> {
 }
 
 pub fn footprint<'c>(ctx: &'c Ctx, scop: &Scop<'c>, name: &str) -> Footprint {
-    let written = scop
-        .statements
-        .iter()
-        .flat_map(|s| s.accesses.iter())
-        .filter(|a| a.datum == name && a.kind == AccessKind::Write)
-        .map(|a| a.relation.isl().clone().range())
-        .reduce(|a, b| a.union(b))
-        .map(|s| s.coalesce())
-        .filter(|s| !s.is_empty());
-    let live_in = deps::live_in(ctx, scop, name);
-    let written_is_box = written.as_ref().is_some_and(is_box);
+    let sets = footprint::sets(ctx, scop, name);
     Footprint {
-        live_in: live_in.map(|s| box_bounds(scop, &s)),
-        written: written.map(|s| box_bounds(scop, &s)),
-        written_is_box,
+        written_is_box: sets.written_is_box(),
+        live_in: sets.live_in.map(|s| box_bounds(scop, &s)),
+        written: sets.written.map(|s| box_bounds(scop, &s)),
     }
-}
-
-/// The convex hull of `set`'s projection on dimension `k` (a one-dimensional set).
-fn dim_hull<'c>(set: &Set<'c>, k: usize) -> BasicSet<'c> {
-    let d = set.dim(DimType::Set);
-    set.clone()
-        .project_out(DimType::Set, k + 1, d - k - 1)
-        .project_out(DimType::Set, 0, k)
-        .remove_divs()
-        .convex_hull()
-}
-
-/// Whether `set` holds every point of the box the bounds of [`box_bounds`] describe.
-fn is_box(set: &Set) -> bool {
-    let d = set.dim(DimType::Set);
-    let name = set.tuple_name().unwrap_or_default();
-    let bx = (0..d)
-        .map(|k| {
-            dim_hull(set, k)
-                .to_set()
-                .insert_dims(DimType::Set, 0, k)
-                .add_dims(DimType::Set, d - k - 1)
-                .set_tuple_name(&name)
-        })
-        .reduce(|a, b| a.intersect(b));
-    bx.is_some_and(|b| b.is_subset(set))
 }
 
 /// Per dimension, the largest lower bound and the smallest upper bound of the convex hull of
 /// `set`'s projection, as C expressions (`0` stands in for a missing lower bound), and the hulls'
-/// constraints on the parameters alone. [`is_box`] builds its box from the same hulls, guard
+/// constraints on the parameters alone. `analysis::footprint::is_box` builds its box from the same hulls, guard
 /// included, so "the set equals its box" holds of the box the C code moves.
 fn box_bounds(scop: &Scop, set: &Set) -> BoxBounds {
     let params = param_c_names(scop, set);
@@ -353,16 +317,5 @@ mod tests {
             floor_div(&p, &[1, 0], 1, 3, true),
             "-polyc_lfloord(-(long)(n) - 1L, 3L)"
         );
-    }
-
-    #[test]
-    fn strided_writes_are_not_a_box() {
-        let ctx = Ctx::new();
-        let even = Set::parse(&ctx, "[n] -> { A[i] : 0 <= i < n and i mod 2 = 0 }").unwrap();
-        assert!(!is_box(&even));
-        let tri = Set::parse(&ctx, "[n] -> { A[i, j] : 0 <= j <= i < n }").unwrap();
-        assert!(!is_box(&tri));
-        let rect = Set::parse(&ctx, "[n, m] -> { A[i, j] : 1 <= i < n and 0 <= j < m }").unwrap();
-        assert!(is_box(&rect));
     }
 }

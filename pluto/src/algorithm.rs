@@ -42,8 +42,8 @@ pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Sch
     let n = scop.statements.len();
     let depths: Vec<usize> = scop.statements.iter().map(|s| s.depth()).collect();
     // Direct dependences order instances exactly as the memory-based ones do, with far fewer
-    // pairs (rosepolly::compilation::deps::direct).
-    let deps = rosepolly::compilation::deps::direct(ctx, scop);
+    // pairs (rosepolly::analysis::deps::direct).
+    let deps = rosepolly::analysis::deps::direct(ctx, scop);
     let directions: Vec<_> = deps
         .iter()
         .flat_map(|d| {

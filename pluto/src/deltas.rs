@@ -69,9 +69,9 @@ pub(crate) struct Piece<'c> {
 }
 
 /// The convex pieces of the SCoP's direct dependences
-/// ([`rosepolly::compilation::deps::direct`]), nothing ordered yet.
+/// ([`rosepolly::analysis::deps::direct`]), nothing ordered yet.
 pub(crate) fn direct_pieces<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Piece<'c>> {
-    rosepolly::compilation::deps::direct(ctx, scop)
+    rosepolly::analysis::deps::direct(ctx, scop)
         .iter()
         .flat_map(|d| {
             d.relation.pieces().into_iter().map(|p| Piece {

@@ -41,8 +41,7 @@ pub fn violations(ctx: &Ctx, scop: &Scop, schedule: &Schedule) -> Vec<usize> {
         .filter(|(_, d)| {
             let times = d
                 .relation
-                .isl()
-                .clone()
+                .map()
                 .apply_domain(maps[d.source].clone())
                 .apply_range(maps[d.sink].clone());
             !times.is_subset(&ordered)

@@ -37,12 +37,8 @@ pub fn edges<'c>(scop: &Scop<'c>, dep: &Dependence<'c>) -> Vec<Map<'c>> {
     let mut out = Vec::new();
     for a in of(dep.source, src_kind) {
         for b in of(dep.sink, sink_kind) {
-            let same_cell = a
-                .relation
-                .isl()
-                .clone()
-                .apply_range(b.relation.isl().clone().reverse());
-            let edge = dep.relation.isl().clone().intersect(same_cell);
+            let same_cell = a.relation.map().apply_range(b.relation.map().reverse());
+            let edge = dep.relation.map().intersect(same_cell);
             if !edge.is_empty() {
                 out.push(edge);
             }

@@ -55,13 +55,14 @@ fn input_dependences<'c>(
     ctx: &'c Ctx,
     scop: &Scop<'c>,
 ) -> Vec<(usize, usize, rosepolly::math::isl::Map<'c>)> {
-    let schedule = scop.statements.iter().fold(UnionMap::empty(ctx), |u, s| {
-        u.add_map(s.schedule.isl().clone())
-    });
+    let schedule = scop
+        .statements
+        .iter()
+        .fold(UnionMap::empty(ctx), |u, s| u.add_map(s.schedule.map()));
     let index = |name: &str| {
         scop.statements
             .iter()
-            .position(|s| s.domain.isl().tuple_name().as_deref() == Some(name))
+            .position(|s| s.domain.tuple_name().as_deref() == Some(name))
     };
     let mut out = Vec::new();
     for datum in scop.symbols.data.keys() {
@@ -70,9 +71,7 @@ fn input_dependences<'c>(
             .iter()
             .flat_map(|s| s.accesses.iter())
             .filter(|a| a.datum == *datum && a.kind == AccessKind::Read)
-            .fold(UnionMap::empty(ctx), |u, a| {
-                u.add_map(a.relation.isl().clone())
-            });
+            .fold(UnionMap::empty(ctx), |u, a| u.add_map(a.relation.map()));
         let deps = Dataflow {
             sink: reads.clone(),
             must_source: reads,

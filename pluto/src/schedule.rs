@@ -147,11 +147,7 @@ impl Schedule {
     pub fn isl_text(&self, scop: &Scop, s: usize) -> String {
         let st = &scop.statements[s];
         let names = st.domain.dim_names();
-        let tuple = st
-            .domain
-            .isl()
-            .tuple_name()
-            .expect("statement domains are named");
+        let tuple = st.domain.tuple_name().expect("statement domains are named");
         let rows: Vec<String> = self.rows[s].iter().map(|r| r.expr(&names)).collect();
         format!(
             "{}{{ {tuple}[{}] -> [{}] }}",
@@ -169,7 +165,7 @@ impl Schedule {
             .fold(UnionMap::empty(ctx), |u, (s, st)| {
                 let m = rosepolly::math::isl::Map::parse(ctx, &self.isl_text(scop, s))
                     .expect("schedule text parses");
-                u.add_map(m.intersect_domain(st.domain.isl().clone()))
+                u.add_map(st.domain.restrict(m))
             })
     }
 

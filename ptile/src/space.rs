@@ -262,7 +262,7 @@ pub fn instance_boxes(ctx: &Ctx, scop: &Scop, space: &TileSpace) -> Option<Vec<S
                 start: 0,
                 depth: st.depth(),
             };
-            let domain = st.domain.isl().clone().remove_divs();
+            let domain = st.domain.set().remove_divs();
             image
                 .bounds(&domain)
                 .map(|(dims, _)| StmtBounds { stmt: s, dims })
@@ -328,7 +328,7 @@ impl<'c> BandImage<'_, 'c> {
         let scop = self.scop;
         let st = &scop.statements[s];
         let names = st.domain.dim_names();
-        let tuple = st.domain.isl().tuple_name().expect("statements are named");
+        let tuple = st.domain.tuple_name().expect("statements are named");
         let rows = &self.schedule.rows[s];
         let cs: Vec<String> = (0..self.depth).map(|k| format!("polyc_c{k}")).collect();
         let mut eqs: Vec<String> = (0..self.depth)
@@ -350,9 +350,7 @@ impl<'c> BandImage<'_, 'c> {
             eqs.join(" and ")
         );
         let m = Map::parse(self.ctx, &text).expect("band images parse");
-        m.intersect_domain(st.domain.isl().clone())
-            .range()
-            .remove_divs()
+        st.domain.restrict(m).range().remove_divs()
     }
 
     /// Index in [`TileSpace::params`] of each parameter column of `set`.

@@ -204,7 +204,7 @@ pub type Pairs = BTreeSet<(Vec<i64>, Vec<i64>)>;
 pub type DepKey = (DepKind, usize, usize, String);
 
 /// The dependences by brute force, with the same definitions as
-/// [`crate::compilation::deps`]: flow from the last earlier write of the element (value-based);
+/// [`crate::analysis::deps`]: flow from the last earlier write of the element (value-based);
 /// anti from every earlier read, output from every earlier write (memory-based). An instance
 /// never depends on itself.
 pub fn brute_force_dependences(

@@ -1,13 +1,14 @@
 //! RosePolly: polyc's polyhedral front end and model (thesis Chapters 3 and 5).
 //!
-//! Three layers, each usable on its own:
+//! Four layers, each usable on its own:
 //!
 //! * [`compilation`] (layer 1): from a C file to [`model::Scop`]s — preprocessing and parsing
 //!   (lang-c), the FlowGraph of each SCoP region, model extraction through a policy the user
-//!   can override ([`compilation::RosePollyCustom`]), exact dependence analysis.
-//! * [`model`] (layer 2): statements with domain, schedule and accesses; dependences; the
+//!   can override ([`compilation::RosePollyCustom`]).
+//! * [`analysis`] (layer 2): exact dependence analysis, footprint sets, parameter boxes.
+//! * [`model`] (layer 3): statements with domain, schedule and accesses; dependences; the
 //!   symbol table of [`model::Datum`]s.
-//! * [`math`] (layer 3): [`math::Domain`] and [`math::Map`] over isl through one safe layer,
+//! * [`math`] (layer 4): [`math::Domain`] and [`math::Relation`] over isl through one safe layer,
 //!   constraint matrices, Fourier–Motzkin, convex hull, lexmin.
 //!
 //! [`enumerate`] executes a SCoP instance by instance at given parameter values; it is the
@@ -51,6 +52,7 @@
 //! println!("{}", flow[0].relation); // [n] -> { S0[i] -> S0[i' = 1 + i] : 0 < i <= -2 + n }
 //! ```
 
+pub mod analysis;
 pub mod compilation;
 pub mod diag;
 pub mod dump;

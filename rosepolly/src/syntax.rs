@@ -134,7 +134,7 @@ pub fn recover(ctx: &Ctx, scop: &Scop, schedule: UnionMap, opts: &RecoveryOption
 
 /// A C condition over the SCoP's parameters that holds exactly on `set` (a set over them),
 /// in code that runs only for the parameter values of `context`
-/// ([`crate::compilation::param_box`], or [`crate::compilation::assumed_box`] in the
+/// ([`crate::analysis::params::param_box`], or [`crate::analysis::params::assumed_box`] in the
 /// transformed branch of a SCoP's guard).
 pub fn condition<'c>(ctx: &'c Ctx, scop: &Scop, set: &Set<'c>, context: Set<'c>) -> Expr {
     let e = isl::ast_expr_from_set(ctx, context, set.clone());

@@ -75,7 +75,7 @@ impl Lowering<'_, '_> {
             for &s in &group.statements {
                 let st = &scop.statements[s];
                 let vars = st.domain.dim_names();
-                let tuple = st.domain.isl().tuple_name().expect("named statements");
+                let tuple = st.domain.tuple_name().expect("named statements");
                 let values: Vec<String> = outer
                     .iter()
                     .map(|&d| self.schedule.rows[s][d].expr(&vars))
@@ -89,7 +89,7 @@ impl Lowering<'_, '_> {
                     ),
                 )
                 .expect("group calls parse");
-                let image = m.intersect_domain(st.domain.isl().clone()).range();
+                let image = st.domain.restrict(m).range();
                 domain = Some(match domain {
                     None => image,
                     Some(d) => image.union(d),
@@ -152,7 +152,7 @@ impl Lowering<'_, '_> {
         for &s in &group.statements {
             let st = &scop.statements[s];
             let names = st.domain.dim_names();
-            let tuple = st.domain.isl().tuple_name().expect("named statements");
+            let tuple = st.domain.tuple_name().expect("named statements");
             let rows = &self.schedule.rows[s];
             let outs: Vec<String> = (0..dims.len()).map(|j| format!("polyc_d{j}")).collect();
             let mut cons: Vec<String> = dims
@@ -190,7 +190,7 @@ impl Lowering<'_, '_> {
                 cons.join(" and ")
             );
             let m = Map::parse(self.ctx, &text).expect("group schedules parse");
-            u = u.add_map(m.intersect_domain(st.domain.isl().clone()));
+            u = u.add_map(st.domain.restrict(m));
         }
         let iterators: Vec<String> = dims.iter().map(|&d| self.iterator(d)).collect();
         let row = |s: usize, j: usize| match dims[j] {

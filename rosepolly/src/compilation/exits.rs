@@ -14,7 +14,8 @@
 use std::collections::BTreeSet;
 
 use super::extract::Analysis;
-use super::wraps::{assumed_box, iterations_and_exit};
+use super::wraps::iterations_and_exit;
+use crate::analysis::params::assumed_box;
 use crate::math::isl::{Ctx, DimType, Set};
 use crate::math::Domain;
 use crate::model::affine::{Affine, AffineCond, CmpOp};

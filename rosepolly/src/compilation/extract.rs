@@ -11,7 +11,7 @@ use super::custom::{AccessCandidate, Branch, DomainBuilder, RosePollyCustom};
 use super::symbols::{Extent, Scope, Symbol};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::math::isl::Ctx;
-use crate::math::{Domain, Map};
+use crate::math::{Domain, Relation};
 use crate::model::affine::{Affine, AffineCond, CmpOp};
 use crate::model::ctype::{same_values, CType, IntType, Typing};
 use crate::model::expr::{AssignOp, Expr};
@@ -174,7 +174,7 @@ pub fn build<'c>(
     scop.loops = loops;
     scop.conditions = conditions;
     build_isl(ctx, &mut scop, drafts, &input.scope)?;
-    scop.dependences = super::deps::compute(ctx, &scop);
+    scop.dependences = crate::analysis::deps::compute(ctx, &scop);
     Ok(scop)
 }
 
@@ -586,7 +586,7 @@ fn build_isl<'c>(
             }
         }
         let schedule_text = format!("{params}{{ {tuple} -> [{}] }}", sched.join(", "));
-        let schedule = Map::parse(ctx, &schedule_text)
+        let schedule = Relation::parse(ctx, &schedule_text)
             .map_err(|e| internal(&scop.flow.statements[d.flow_id], &schedule_text, e))?;
         let mut accesses = Vec::new();
         for (datum, kind, subs) in d.accesses {
@@ -604,9 +604,9 @@ fn build_isl<'c>(
                 outs.join(", "),
                 cond.to_isl(&rename)
             );
-            let rel = Map::parse(ctx, &text)
+            let rel = Relation::parse(ctx, &text)
                 .map_err(|e| internal(&scop.flow.statements[d.flow_id], &text, e))?;
-            let rel = Map::new(
+            let rel = Relation::new(
                 rel.into_isl()
                     .intersect_domain(domain.isl().clone())
                     .coalesce(),

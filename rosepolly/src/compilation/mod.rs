@@ -8,7 +8,6 @@ pub mod affine;
 pub mod aliasing;
 pub mod cexpr;
 pub mod custom;
-pub mod deps;
 mod exits;
 pub mod extract;
 pub mod flowgraph;
@@ -22,7 +21,6 @@ use crate::math::isl::Ctx;
 use crate::model::Scop;
 pub use custom::{DefaultCustom, RosePollyCustom};
 pub use source::{SourceOptions, SourceUnit};
-pub use wraps::{assumed_box, param_box};
 
 /// How SCoPs are found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

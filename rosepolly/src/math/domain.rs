@@ -1,7 +1,7 @@
-//! `Domain` and `Map`: the thesis' pollyDomain and pollyMap (§5.6), over isl.
+//! `Domain` and `Relation`: the thesis' pollyDomain and pollyMap (§5.6), over isl.
 //!
 //! A [`Domain`] is a statement's execution domain (a union of Z-polyhedra over named
-//! dimensions and parameters); a [`Map`] is an affine relation: an access function, a schedule,
+//! dimensions and parameters); a [`Relation`] is an affine relation: an access function, a schedule,
 //! a dependence. Both hand out their constraints as [`ConstraintMatrix`] rows, and offer the
 //! operations the compiler's passes need by name (convex hull, lexmin, Fourier–Motzkin,
 //! instantiating parameters).
@@ -20,7 +20,7 @@ pub struct Domain<'c> {
 
 /// A relation between two named spaces.
 #[derive(Clone)]
-pub struct Map<'c> {
+pub struct Relation<'c> {
     map: isl::Map<'c>,
 }
 
@@ -34,12 +34,28 @@ impl<'c> Domain<'c> {
         isl::Set::parse(ctx, text).map(Domain::new)
     }
 
-    pub fn isl(&self) -> &isl::Set<'c> {
+    /// The set, borrowed (within rosepolly; other crates take a copy through [`Domain::set`]).
+    pub(crate) fn isl(&self) -> &isl::Set<'c> {
         &self.set
+    }
+
+    /// The set in isl's algebra ([`isl::Set`]), a copy.
+    pub fn set(&self) -> isl::Set<'c> {
+        self.set.clone()
     }
 
     pub fn into_isl(self) -> isl::Set<'c> {
         self.set
+    }
+
+    /// The name of the set's tuple (a statement's name, an array's).
+    pub fn tuple_name(&self) -> Option<String> {
+        self.set.tuple_name()
+    }
+
+    /// `m` with its domain restricted to this set.
+    pub fn restrict(&self, m: isl::Map<'c>) -> isl::Map<'c> {
+        m.intersect_domain(self.set.clone())
     }
 
     pub fn dims(&self) -> usize {
@@ -140,17 +156,24 @@ pub fn fix_params<'c>(mut set: isl::Set<'c>, values: &[(String, i64)]) -> isl::S
     set
 }
 
-impl<'c> Map<'c> {
-    pub fn new(map: isl::Map<'c>) -> Map<'c> {
-        Map { map }
+impl<'c> Relation<'c> {
+    pub fn new(map: isl::Map<'c>) -> Relation<'c> {
+        Relation { map }
     }
 
-    pub fn parse(ctx: &'c Ctx, text: &str) -> Result<Map<'c>, isl::IslError> {
-        isl::Map::parse(ctx, text).map(Map::new)
+    pub fn parse(ctx: &'c Ctx, text: &str) -> Result<Relation<'c>, isl::IslError> {
+        isl::Map::parse(ctx, text).map(Relation::new)
     }
 
-    pub fn isl(&self) -> &isl::Map<'c> {
+    /// The relation, borrowed (within rosepolly; other crates take a copy through
+    /// [`Relation::map`]).
+    pub(crate) fn isl(&self) -> &isl::Map<'c> {
         &self.map
+    }
+
+    /// The relation in isl's algebra ([`isl::Map`]), a copy.
+    pub fn map(&self) -> isl::Map<'c> {
+        self.map.clone()
     }
 
     pub fn into_isl(self) -> isl::Map<'c> {
@@ -175,11 +198,11 @@ impl<'c> Map<'c> {
     }
 
     /// The convex pieces of the relation (each a dependence polyhedron, for dependences).
-    pub fn pieces(&self) -> Vec<Map<'c>> {
+    pub fn pieces(&self) -> Vec<Relation<'c>> {
         self.map
             .basic_maps()
             .into_iter()
-            .map(|b| Map::new(b.to_map()))
+            .map(|b| Relation::new(b.to_map()))
             .collect()
     }
 
@@ -197,7 +220,7 @@ impl<'c> Map<'c> {
     }
 
     /// Give parameters concrete values (by name).
-    pub fn instantiate(&self, values: &[(String, i64)]) -> Map<'c> {
+    pub fn instantiate(&self, values: &[(String, i64)]) -> Relation<'c> {
         let mut map = self.map.clone();
         for (name, v) in values {
             let n = map.dim(DimType::Param);
@@ -207,7 +230,7 @@ impl<'c> Map<'c> {
                 map = map.fix(DimType::Param, pos, *v);
             }
         }
-        Map::new(map)
+        Relation::new(map)
     }
 
     /// Every pair `(in, out)` of a bounded, parameter-free relation.
@@ -238,13 +261,13 @@ impl fmt::Debug for Domain<'_> {
     }
 }
 
-impl fmt::Display for Map<'_> {
+impl fmt::Display for Relation<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.map, f)
     }
 }
 
-impl fmt::Debug for Map<'_> {
+impl fmt::Debug for Relation<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.map, f)
     }
@@ -275,7 +298,7 @@ mod tests {
     #[test]
     fn relation_pairs() {
         let ctx = Ctx::new();
-        let m = Map::parse(&ctx, "[n] -> { S[i] -> T[i + 1] : 0 <= i < n }").unwrap();
+        let m = Relation::parse(&ctx, "[n] -> { S[i] -> T[i + 1] : 0 <= i < n }").unwrap();
         assert_eq!(
             m.instantiate(&[("n".into(), 2)]).pairs(),
             vec![(vec![0], vec![1]), (vec![1], vec![2])]

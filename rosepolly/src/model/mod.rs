@@ -2,7 +2,7 @@
 //!
 //! A [`Scop`] holds its statements (each with domain, original schedule and access patterns),
 //! the dependences between statement instances, and a symbol table of [`Datum`]s. Everything
-//! polyhedral is a layer-3 object ([`Domain`], [`Map`]) and borrows the isl context `'c`.
+//! polyhedral is a layer-3 object ([`Domain`], [`Relation`]) and borrows the isl context `'c`.
 
 pub mod affine;
 pub mod ctype;
@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::diag::Loc;
-use crate::math::{Domain, Map};
+use crate::math::{Domain, Relation};
 use affine::{Affine, AffineCond};
 use expr::Expr;
 use flow::{CondId, FlowGraph, LoopId, StmtId};
@@ -139,7 +139,7 @@ pub struct Statement<'c> {
     pub domain: Domain<'c>,
     /// The original execution order: the statement instance → `(β0, i0, β1, i1, ..., βd)`,
     /// padded with zeros to the deepest statement (β are textual positions).
-    pub schedule: Map<'c>,
+    pub schedule: Relation<'c>,
     /// Textual position at each depth (the β of the schedule).
     pub beta: Vec<usize>,
     pub accesses: Vec<AccessPattern<'c>>,
@@ -176,7 +176,7 @@ pub struct AccessPattern<'c> {
     pub kind: AccessKind,
     pub subscripts: Vec<Affine>,
     /// Statement instance → array element.
-    pub relation: Map<'c>,
+    pub relation: Relation<'c>,
 }
 
 /// Flow (read after write), anti (write after read) or output (write after write).
@@ -196,7 +196,7 @@ pub struct Dependence<'c> {
     pub sink: usize,
     pub datum: String,
     /// Source instance → sink instance.
-    pub relation: Map<'c>,
+    pub relation: Relation<'c>,
 }
 
 /// The symbol table: every array and scalar the SCoP touches.

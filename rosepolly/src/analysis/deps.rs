@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use crate::math::isl::{Ctx, Dataflow, Map as IslMap, Set as IslSet, UnionMap};
-use crate::math::Map;
+use crate::math::Relation;
 use crate::model::{AccessKind, DepKind, Dependence, Scop};
 
 /// All dependences of a SCoP, sorted by kind, source, sink and datum.
@@ -82,7 +82,7 @@ fn analyze<'c>(ctx: &'c Ctx, scop: &Scop<'c>, direct: bool) -> Vec<Dependence<'c
                     source: src,
                     sink,
                     datum: datum.clone(),
-                    relation: Map::new(if direct {
+                    relation: Relation::new(if direct {
                         m
                     } else {
                         m.detect_equalities().coalesce()
