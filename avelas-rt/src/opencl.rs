@@ -181,18 +181,10 @@ impl ClRuntime {
 
     /// Blocking copy of `data` into `mem` from byte `offset`.
     pub fn write(&self, mem: &Mem, offset: usize, data: &[u8]) -> Result<(), RtError> {
-        unsafe {
-            core::enqueue_write_buffer(
-                &self.queue,
-                mem,
-                true,
-                offset,
-                data,
-                None::<Event>,
-                None::<&mut Event>,
-            )
-        }
-        .map_err(|e| err("writing a buffer", e))
+        // Blocking, with no events to wait for or to return.
+        let (wait, done) = (None::<Event>, None::<&mut Event>);
+        unsafe { core::enqueue_write_buffer(&self.queue, mem, true, offset, data, wait, done) }
+            .map_err(|e| err("writing a buffer", e))
     }
 
     /// Blocking copy of `mem`'s bytes from `offset` into `data`.
@@ -200,18 +192,9 @@ impl ClRuntime {
         if data.is_empty() {
             return Ok(());
         }
-        unsafe {
-            core::enqueue_read_buffer(
-                &self.queue,
-                mem,
-                true,
-                offset,
-                data,
-                None::<Event>,
-                None::<&mut Event>,
-            )
-        }
-        .map_err(|e| err("reading a buffer", e))
+        let (wait, done) = (None::<Event>, None::<&mut Event>);
+        unsafe { core::enqueue_read_buffer(&self.queue, mem, true, offset, data, wait, done) }
+            .map_err(|e| err("reading a buffer", e))
     }
 
     pub fn arg(&self, kernel: &Kernel, index: u32, value: ArgVal) -> Result<(), RtError> {

@@ -7,7 +7,7 @@ use rosepolly::model::expr::Expr;
 use rosepolly::model::Scop;
 use rosepolly::syntax::{Node, FLOORD, MAX, MIN};
 
-use crate::ir::KNode;
+use crate::ir::{KLoop, KNode};
 use crate::names::{unmarked, user};
 
 /// Definitions of the helpers generated expressions call, guarded so that a file may hold
@@ -290,14 +290,14 @@ impl Printer<'_> {
                 }
                 self.line(indent, "}");
             }
-            KNode::For {
+            KNode::For(KLoop {
                 var,
                 init,
                 cond,
                 step,
                 body,
                 parallel,
-            } => {
+            }) => {
                 let parallel = self.opts.openmp && *parallel && !in_parallel;
                 if parallel {
                     self.line(indent, "#pragma omp parallel for");

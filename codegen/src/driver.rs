@@ -1,20 +1,19 @@
-//! From models to the generated file: schedule each SCoP, recover its loops, print them, splice.
+//! From models to the generated file: schedule each SCoP, run its pipeline ([`crate::pipeline`]),
+//! splice the results into the user's file.
 
 use rosepolly::compilation::SourceUnit;
 use rosepolly::diag::{Diagnostic, Diagnostics, Loc};
 use rosepolly::math::isl::Ctx;
 use rosepolly::model::Scop;
-use rosepolly::syntax::{self, RecoveryOptions};
 
-use crate::c::{self, COptions};
-use crate::device::{self, DeviceCode, Dialect};
+use crate::c;
+use crate::device::{self, Dialect};
 use crate::exits;
 use crate::fallback;
 use crate::footprint;
-use crate::gpu_host::{c_string, GpuHost, CUDA_CHECK};
-use crate::lower::{Device, Lowering};
+use crate::gpu_host::CUDA_CHECK;
 use crate::names::{self, Namespace};
-use crate::openmp::OpenMp;
+use crate::pipeline::ScopJob;
 use crate::splice::{self, Region};
 
 /// What to generate.
@@ -124,8 +123,15 @@ pub fn compile(
                 pluto::original_schedule(ctx, scop)
             }
         };
+        let job = ScopJob {
+            ctx,
+            scop,
+            schedule: &schedule,
+            prefix: &prefix,
+            opts,
+        };
         let code = match gpu {
-            Some(dialect) => match generate_gpu(ctx, scop, &schedule, &prefix, dialect, opts) {
+            Some(dialect) => match job.gpu(dialect) {
                 Some((code, device)) => {
                     kernels.push_str(&device);
                     code
@@ -139,11 +145,11 @@ pub fn compile(
                         .with_note("every loop carries a dependence (scalars reused across iterations are a common cause)"),
                     );
                     host_fallback = true;
-                    generate_tiled_c(ctx, scop, &schedule, &prefix, opts)
+                    job.tiled_c()
                 }
             },
-            None if opts.tile => generate_tiled_c(ctx, scop, &schedule, &prefix, opts),
-            None => generate_c(ctx, scop, &schedule, &prefix, opts),
+            None if opts.tile => job.tiled_c(),
+            None => job.c(),
         };
         warnings.extend(rosepolly::compilation::aliasing::overlapping_calls(
             src, scop,
@@ -212,151 +218,6 @@ pub fn compile(
 /// The declarations of avelas-rt's C interface, guarded like the other helpers.
 fn avelas_header() -> &'static str {
     avelas_contract::HEADER
-}
-
-/// The host code replacing one SCoP on a GPU target, and what goes on top of the file: the
-/// kernels (CUDA) or a string with their source (OpenCL). `None` when the SCoP has no
-/// parallelism a GPU can use (every group would run on one work-item at a time): it is then
-/// better run on the host.
-pub fn generate_gpu(
-    ctx: &Ctx,
-    scop: &Scop,
-    schedule: &pluto::Schedule,
-    prefix: &str,
-    dialect: Dialect,
-    opts: &CompileOptions,
-) -> Option<(String, String)> {
-    let ir = lowered(
-        ctx,
-        scop,
-        schedule,
-        prefix,
-        Device::Gpu,
-        opts.intra_wavefront,
-    );
-    if !ir.has_device_parallelism() {
-        return None;
-    }
-    let device = DeviceCode {
-        scop,
-        ir: &ir,
-        dialect,
-    };
-    let source_name = format!("polyc_cl_source_{}", scop.id);
-    let top = match dialect {
-        Dialect::Cuda => format!("\n/* Kernels of SCoP {} */\n{}", scop.id, device.kernels()),
-        Dialect::OpenCl => format!(
-            "\n/* Kernels of SCoP {} (OpenCL C, built when the program runs) */\nstatic const char {source_name}[] =\n{};\n",
-            scop.id,
-            c_string(&format!("{}{}", DeviceCode::helpers(dialect), device.kernels()))
-        ),
-    };
-    let footprints = scop
-        .symbols
-        .data
-        .values()
-        .filter(|d| !d.is_scalar())
-        .map(|d| (d.name.clone(), footprint::footprint(ctx, scop, &d.name)))
-        .collect();
-    let body = GpuHost::new(scop, &ir, dialect, source_name, footprints).print();
-    let how = match dialect {
-        Dialect::OpenCl => "scheduled with Pluto, tiled with run-time tile sizes, OpenCL",
-        Dialect::Cuda => "scheduled with Pluto, tiled with run-time tile sizes, CUDA",
-    };
-    Some((scop_block(scop, how, &body), top))
-}
-
-/// The C code replacing one SCoP.
-pub fn generate_c(
-    ctx: &Ctx,
-    scop: &Scop,
-    schedule: &pluto::Schedule,
-    prefix: &str,
-    opts: &CompileOptions,
-) -> String {
-    let iterators: Vec<String> = (0..schedule.n_dims())
-        .map(|d| format!("{prefix}{d}"))
-        .collect();
-    let row = |s: usize, d: usize| match schedule.kinds[d] {
-        pluto::DimKind::Scalar => None,
-        pluto::DimKind::Hyperplane { .. } => Some((
-            schedule.rows[s][d].coeffs.clone(),
-            schedule.rows[s][d].constant,
-        )),
-    };
-    let rec = RecoveryOptions {
-        row: if opts.otl { Some(&row) } else { None },
-        ..RecoveryOptions::new(&iterators)
-    };
-    let mut program = syntax::recover(ctx, scop, schedule.union_map(ctx, scop), &rec);
-    program.loops_mut(&mut |l, _| l.parallel = schedule.parallel[l.dim]);
-    // `long` iterators: no overflow for any `int` or `long` problem size.
-    let copts = COptions {
-        openmp: opts.openmp,
-        index_type: "long".into(),
-        indent: 2,
-        probe: None,
-    };
-    let body = c::print(scop, &program, &copts);
-    scop_block(scop, "scheduled with Pluto", &body)
-}
-
-/// The generated block for one SCoP, with a comment saying where it came from and how.
-fn scop_block(scop: &Scop, how: &str, body: &str) -> String {
-    let region = if scop.region.marked {
-        "#pragma scop"
-    } else {
-        "an affine region"
-    };
-    format!(
-        "  /* polyc: SCoP {} ({region}, lines {}-{}), {how} */\n  {{\n{body}  }}\n",
-        scop.id, scop.region.start.line, scop.region.end.line
-    )
-}
-
-/// The SCoP's tile space for `device`, lowered to the kernel IR.
-fn lowered(
-    ctx: &Ctx,
-    scop: &Scop,
-    schedule: &pluto::Schedule,
-    prefix: &str,
-    device: Device,
-    force_wavefront: bool,
-) -> crate::ir::ScopIr {
-    // One sequential tiled dimension gains nothing on a CPU: such bands stay loops. A GPU
-    // needs tiles for every band.
-    let min_depth = match device {
-        Device::Cpu => 2,
-        Device::Gpu => 1,
-    };
-    let space = ptile::tile_space(ctx, scop, schedule, &ptile::TilePolicy { min_depth });
-    Lowering {
-        ctx,
-        scop,
-        schedule,
-        space: &space,
-        prefix,
-        device,
-        force_wavefront,
-    }
-    .lower()
-}
-
-/// The tiled C code replacing one SCoP (`--target c` without `--no-tile`).
-pub fn generate_tiled_c(
-    ctx: &Ctx,
-    scop: &Scop,
-    schedule: &pluto::Schedule,
-    prefix: &str,
-    opts: &CompileOptions,
-) -> String {
-    let ir = lowered(ctx, scop, schedule, prefix, Device::Cpu, false);
-    let body = OpenMp::new(scop, &ir, opts.openmp, opts.fixed_tile_sizes.as_deref()).print();
-    let how = match &opts.fixed_tile_sizes {
-        None => "scheduled with Pluto, tiled with run-time tile sizes",
-        Some(_) => "scheduled with Pluto, tiled with tile sizes fixed at compile time",
-    };
-    scop_block(scop, how, &body)
 }
 
 /// A prefix `p` such that no identifier or macro `p<digits>` occurs in the source.

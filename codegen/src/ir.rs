@@ -17,16 +17,7 @@ use ptile::TileMode;
 #[derive(Debug, Clone, PartialEq)]
 pub enum KNode {
     Block(Vec<KNode>),
-    For {
-        var: String,
-        init: Expr,
-        /// Loop while this holds.
-        cond: Expr,
-        step: i64,
-        body: Box<KNode>,
-        /// No dependence crosses its iterations (an OpenMP `parallel for` on a CPU).
-        parallel: bool,
-    },
+    For(KLoop),
     If {
         cond: Expr,
         then: Box<KNode>,
@@ -53,19 +44,42 @@ pub enum KNode {
     Single(Box<KNode>),
 }
 
+/// A loop of generated code: `for (var = init; cond; var += step) body`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KLoop {
+    pub var: String,
+    pub init: Expr,
+    /// Loop while this holds.
+    pub cond: Expr,
+    pub step: i64,
+    pub body: Box<KNode>,
+    /// No dependence crosses its iterations (an OpenMP `parallel for` on a CPU).
+    pub parallel: bool,
+}
+
+impl KLoop {
+    /// A recovered loop's header around `body`, not parallel.
+    pub fn like(l: &rosepolly::syntax::Loop, body: KNode) -> KLoop {
+        KLoop {
+            var: l.iterator.clone(),
+            init: l.init.clone(),
+            cond: l.cond.clone(),
+            step: l.step,
+            body: Box::new(body),
+            parallel: false,
+        }
+    }
+}
+
 impl KNode {
     /// The recovered loop program as a statement tree (loops keep their parallel marks).
     pub fn from_syntax(n: &Node) -> KNode {
         match n {
             Node::Block(v) => KNode::Block(v.iter().map(KNode::from_syntax).collect()),
-            Node::For(l) => KNode::For {
-                var: l.iterator.clone(),
-                init: l.init.clone(),
-                cond: l.cond.clone(),
-                step: l.step,
-                body: Box::new(KNode::from_syntax(&l.body)),
+            Node::For(l) => KNode::For(KLoop {
                 parallel: l.parallel && !l.otl,
-            },
+                ..KLoop::like(l, KNode::from_syntax(&l.body))
+            }),
             Node::If { cond, then, other } => KNode::If {
                 cond: cond.clone(),
                 then: Box::new(KNode::from_syntax(then)),
@@ -82,21 +96,10 @@ impl KNode {
     pub fn map_children(self, f: &mut impl FnMut(KNode) -> KNode) -> KNode {
         match self {
             KNode::Block(v) => KNode::Block(v.into_iter().map(&mut *f).collect()),
-            KNode::For {
-                var,
-                init,
-                cond,
-                step,
-                body,
-                parallel,
-            } => KNode::For {
-                var,
-                init,
-                cond,
-                step,
-                body: Box::new(f(*body)),
-                parallel,
-            },
+            KNode::For(mut l) => {
+                l.body = Box::new(f(*l.body));
+                KNode::For(l)
+            }
             KNode::If { cond, then, other } => KNode::If {
                 cond,
                 then: Box::new(f(*then)),

@@ -17,6 +17,7 @@ pub mod ir;
 pub mod lower;
 pub mod names;
 pub mod openmp;
+pub mod pipeline;
 pub mod splice;
 
 pub use driver::{compile, CompileOptions, Output, Target};

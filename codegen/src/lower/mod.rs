@@ -21,7 +21,7 @@ use pluto::Schedule;
 use ptile::{outer_param, IntraDim, TileGroup, TileSpace};
 
 use crate::ir::{origin, size, GroupCode, GroupIr, KNode, OriginalOrder, ScopIr, TiledGroup};
-use ranges::{named, tile_end};
+use ranges::{named, tile_end, tile_range};
 use threads::strip_parallel;
 
 /// What runs the tiles.
@@ -149,7 +149,7 @@ impl Lowering<'_, '_> {
         let dims: Vec<OutDim> = (self.start()..self.schedule.n_dims())
             .map(OutDim::Sched)
             .collect();
-        let node = self.recover(group, &dims, 0, &[], false);
+        let node = self.recover(group, &dims, 0, &[], false, &[]);
         let code = KNode::from_syntax(&node);
         match self.device {
             Device::Cpu => code,
@@ -194,20 +194,20 @@ impl Lowering<'_, '_> {
             })
             .chain((start + group.depth..self.schedule.n_dims()).map(OutDim::Sched))
             .collect();
-        let probe = KNode::from_syntax(&self.recover_ordered(
+        let probe = KNode::from_syntax(&self.recover(
             group,
             &probe_dims,
             host_dims,
             &[],
             false,
-            &probe_order,
+            &probe_order.components,
         ));
-        let body = lower_body(self.recover_ordered(group, &dims, group.depth, &[], otl, &order));
+        let body = lower_body(self.recover(group, &dims, group.depth, &[], otl, &order.components));
         let (full_test, full_body) = if group.full.is_empty() {
             (None, None)
         } else {
             let context: Vec<String> = group.full.iter().map(|f| self.facet_isl(f)).collect();
-            let full = self.recover_ordered(group, &dims, group.depth, &context, otl, &order);
+            let full = self.recover(group, &dims, group.depth, &context, otl, &order.components);
             (Some(self.full_test(&group.full)), Some(lower_body(full)))
         };
         TiledGroup {
@@ -219,7 +219,7 @@ impl Lowering<'_, '_> {
                 .map(|k| {
                     let lo: Vec<Expr> = (0..k).map(|j| Expr::var(origin(j))).collect();
                     let hi: Vec<Expr> = (0..k).map(tile_end).collect();
-                    self.tile_range(group, k, &lo, &hi)
+                    tile_range(k, self.point_range(group, k, &lo, &hi))
                 })
                 .collect(),
             global: (0..group.depth)
@@ -242,7 +242,7 @@ impl Lowering<'_, '_> {
                             Expr::binary(BinaryOp::Sub, end, Expr::int(1))
                         })
                         .collect();
-                    self.tile_range(group, k, &lo, &hi)
+                    tile_range(k, self.point_range(group, k, &lo, &hi))
                 })
                 .collect(),
             points: (0..group.depth)

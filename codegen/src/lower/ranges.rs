@@ -28,6 +28,12 @@ pub(super) fn tile_end(k: usize) -> Expr {
     ))
 }
 
+/// The range of tile coordinate `t_k` whose tiles cover the points `range` of band dimension
+/// `k` (`ptile::TileGroup::tile_range`).
+pub(super) fn tile_range(k: usize, (a, b): (Expr, Expr)) -> (Expr, Expr) {
+    (floord(a, Expr::var(size(k))), floord(b, Expr::var(size(k))))
+}
+
 /// `floor(a / b)` on `long` values, as the run-time helper computes it.
 fn floord(a: Expr, b: Expr) -> Expr {
     Expr::call("polyc_lfloord", vec![a, b])
@@ -104,19 +110,6 @@ impl Lowering<'_, '_> {
     /// Parameter `i` of the tile space as a `long` (the bounds' arithmetic is 64-bit).
     fn param(&self, i: usize) -> Expr {
         Expr::cast("long", Expr::var(crate::names::user(&self.space.params[i])))
-    }
-
-    /// The range of tile coordinate `t_k` with the outer band dimensions in the box
-    /// `[lo, hi]` (`ptile::TileGroup::tile_range`).
-    pub(super) fn tile_range(
-        &self,
-        group: &TileGroup,
-        k: usize,
-        lo: &[Expr],
-        hi: &[Expr],
-    ) -> (Expr, Expr) {
-        let (a, b) = self.point_range(group, k, lo, hi);
-        (floord(a, Expr::var(size(k))), floord(b, Expr::var(size(k))))
     }
 
     /// The range of band dimension `c_k` with the outer band dimensions in the box

@@ -5,7 +5,7 @@ use rosepolly::math::isl::{Map, UnionMap};
 use rosepolly::syntax::{self, Node, RecoveryOptions};
 
 use pluto::DimKind;
-use ptile::{outer_param, IntraOrder, TileGroup};
+use ptile::{outer_param, TileGroup};
 
 use super::{Lowering, OutDim};
 use crate::ir::{origin, size, KNode};
@@ -109,34 +109,11 @@ impl Lowering<'_, '_> {
         syntax::recover(self.ctx, scop, u, &rec)
     }
 
-    /// [`Lowering::recover`] for a tile body in `order` (whose components the cut uses).
-    pub(super) fn recover_ordered(
-        &self,
-        group: &TileGroup,
-        dims: &[OutDim],
-        boxed: usize,
-        context: &[String],
-        otl: bool,
-        order: &IntraOrder,
-    ) -> Node {
-        self.recover_with(group, dims, boxed, context, otl, &order.components)
-    }
-
-    pub(super) fn recover(
-        &self,
-        group: &TileGroup,
-        dims: &[OutDim],
-        boxed: usize,
-        context: &[String],
-        otl: bool,
-    ) -> Node {
-        self.recover_with(group, dims, boxed, context, otl, &[])
-    }
-
     /// The group's statements scheduled along `dims`, with the outer dimensions fixed to their
     /// parameters and the first `boxed` band dimensions restricted to the tile at
-    /// `polyc_o<k>` of size `polyc_T<k>`; with one-time loops when `otl`.
-    fn recover_with(
+    /// `polyc_o<k>` of size `polyc_T<k>`; with one-time loops when `otl`; `components`: per
+    /// statement, the component Algorithm 4's cut gives it (empty when the order has no cut).
+    pub(super) fn recover(
         &self,
         group: &TileGroup,
         dims: &[OutDim],

@@ -8,7 +8,7 @@ use rosepolly::syntax::Node;
 use ptile::{IntraDim, IntraOrder, TileGroup, TileMode};
 
 use super::{Lowering, OutDim};
-use crate::ir::{base, KNode, ThreadLayout};
+use crate::ir::{base, KLoop, KNode, ThreadLayout};
 
 impl Lowering<'_, '_> {
     /// The GPU mapping of a group: the tile body's order, its thread layout and whether its
@@ -105,21 +105,10 @@ impl Lowering<'_, '_> {
 /// Loops of code one work-item runs are not parallel loops.
 pub(super) fn strip_parallel(n: KNode) -> KNode {
     match n.map_children(&mut strip_parallel) {
-        KNode::For {
-            var,
-            init,
-            cond,
-            step,
-            body,
-            ..
-        } => KNode::For {
-            var,
-            init,
-            cond,
-            step,
-            body,
+        KNode::For(l) => KNode::For(KLoop {
             parallel: false,
-        },
+            ..l
+        }),
         other => other,
     }
 }
@@ -157,7 +146,7 @@ impl ThreadMapper<'_> {
         for item in items {
             let single = matches!(strip_if(&item), KNode::Single(_));
             let work = has_work(&item);
-            let is_loop = matches!(item, KNode::For { .. });
+            let is_loop = matches!(item, KNode::For(_));
             if single {
                 out.push(KNode::Barrier);
             }
@@ -176,14 +165,10 @@ impl ThreadMapper<'_> {
         match n {
             Node::Block(v) => v.iter().flat_map(|c| self.items(c, guard)).collect(),
             Node::For(l) if self.is_mapped(l.dim) => vec![self.points(n, guard)],
-            Node::For(l) => vec![KNode::For {
-                var: l.iterator.clone(),
-                init: l.init.clone(),
+            Node::For(l) => vec![KNode::For(KLoop {
                 cond: and(guard, l.cond.clone()),
-                step: l.step,
-                body: Box::new(self.uniform(&l.body)),
-                parallel: false,
-            }],
+                ..KLoop::like(l, self.uniform(&l.body))
+            })],
             Node::If { cond, then, other } => {
                 let yes = and(guard, cond.clone());
                 let mut v = self.items(then, Some(&yes));
@@ -222,14 +207,14 @@ impl ThreadMapper<'_> {
                 Expr::var("polyc_wi"),
                 Expr::var("polyc_nwaves"),
             );
-            KNode::For {
+            KNode::For(KLoop {
                 var: "polyc_wi".into(),
                 init: Expr::int(0),
                 cond: and(guard, more),
                 step: 1,
                 body: Box::new(KNode::Block(vec![p, KNode::Barrier])),
                 parallel: false,
-            }
+            })
         } else {
             guarded_by(guard, p)
         }
@@ -256,14 +241,7 @@ impl ThreadMapper<'_> {
                     other: None,
                 }
             }
-            Node::For(l) => KNode::For {
-                var: l.iterator.clone(),
-                init: l.init.clone(),
-                cond: l.cond.clone(),
-                step: l.step,
-                body: Box::new(self.guarded(&l.body)),
-                parallel: false,
-            },
+            Node::For(l) => KNode::For(KLoop::like(l, self.guarded(&l.body))),
             Node::If { cond, then, other } => KNode::If {
                 cond: cond.clone(),
                 then: Box::new(self.guarded(then)),
@@ -310,7 +288,7 @@ fn has_work(n: &KNode) -> bool {
     match n {
         KNode::Points { .. } | KNode::Single(_) => true,
         KNode::Block(v) => v.iter().any(has_work),
-        KNode::For { body, .. } => has_work(body),
+        KNode::For(l) => has_work(&l.body),
         KNode::If { then, other, .. } => {
             has_work(then) || other.as_ref().is_some_and(|o| has_work(o))
         }

@@ -1,0 +1,145 @@
+//! One SCoP's pipeline after scheduling: its tile space, lowered to the kernel IR, printed
+//! for a target (schedule → tile space → IR → text). The driver runs it per SCoP; nothing
+//! else strings these steps together.
+
+use rosepolly::math::isl::Ctx;
+use rosepolly::model::Scop;
+use rosepolly::syntax::{self, RecoveryOptions};
+
+use crate::c::{self, COptions};
+use crate::device::{DeviceCode, Dialect};
+use crate::driver::CompileOptions;
+use crate::footprint;
+use crate::gpu_host::{c_string, GpuHost};
+use crate::ir::ScopIr;
+use crate::lower::{Device, Lowering};
+use crate::openmp::OpenMp;
+
+/// One scheduled SCoP and how to print it.
+pub struct ScopJob<'a, 'c> {
+    pub ctx: &'c Ctx,
+    pub scop: &'a Scop<'c>,
+    pub schedule: &'a pluto::Schedule,
+    /// Prefix of the schedule-dimension iterators.
+    pub prefix: &'a str,
+    pub opts: &'a CompileOptions,
+}
+
+impl ScopJob<'_, '_> {
+    /// The host code replacing one SCoP on a GPU target, and what goes on top of the file: the
+    /// kernels (CUDA) or a string with their source (OpenCL). `None` when the SCoP has no
+    /// parallelism a GPU can use (every group would run on one work-item at a time): it is then
+    /// better run on the host.
+    pub fn gpu(&self, dialect: Dialect) -> Option<(String, String)> {
+        let (ctx, scop) = (self.ctx, self.scop);
+        let ir = self.lowered(Device::Gpu, self.opts.intra_wavefront);
+        if !ir.has_device_parallelism() {
+            return None;
+        }
+        let device = DeviceCode {
+            scop,
+            ir: &ir,
+            dialect,
+        };
+        let source_name = format!("polyc_cl_source_{}", scop.id);
+        let top = match dialect {
+            Dialect::Cuda => format!("\n/* Kernels of SCoP {} */\n{}", scop.id, device.kernels()),
+            Dialect::OpenCl => format!(
+                "\n/* Kernels of SCoP {} (OpenCL C, built when the program runs) */\nstatic const char {source_name}[] =\n{};\n",
+                scop.id,
+                c_string(&format!("{}{}", DeviceCode::helpers(dialect), device.kernels()))
+            ),
+        };
+        let footprints = scop
+            .symbols
+            .data
+            .values()
+            .filter(|d| !d.is_scalar())
+            .map(|d| (d.name.clone(), footprint::footprint(ctx, scop, &d.name)))
+            .collect();
+        let body = GpuHost::new(scop, &ir, dialect, source_name, footprints).print();
+        let how = match dialect {
+            Dialect::OpenCl => "scheduled with Pluto, tiled with run-time tile sizes, OpenCL",
+            Dialect::Cuda => "scheduled with Pluto, tiled with run-time tile sizes, CUDA",
+        };
+        Some((scop_block(scop, how, &body), top))
+    }
+
+    /// The C code replacing one SCoP.
+    pub fn c(&self) -> String {
+        let (ctx, scop, schedule, prefix, opts) =
+            (self.ctx, self.scop, self.schedule, self.prefix, self.opts);
+        let iterators: Vec<String> = (0..schedule.n_dims())
+            .map(|d| format!("{prefix}{d}"))
+            .collect();
+        let row = |s: usize, d: usize| match schedule.kinds[d] {
+            pluto::DimKind::Scalar => None,
+            pluto::DimKind::Hyperplane { .. } => Some((
+                schedule.rows[s][d].coeffs.clone(),
+                schedule.rows[s][d].constant,
+            )),
+        };
+        let rec = RecoveryOptions {
+            row: if opts.otl { Some(&row) } else { None },
+            ..RecoveryOptions::new(&iterators)
+        };
+        let mut program = syntax::recover(ctx, scop, schedule.union_map(ctx, scop), &rec);
+        program.loops_mut(&mut |l, _| l.parallel = schedule.parallel[l.dim]);
+        // `long` iterators: no overflow for any `int` or `long` problem size.
+        let copts = COptions {
+            openmp: opts.openmp,
+            index_type: "long".into(),
+            indent: 2,
+            probe: None,
+        };
+        let body = c::print(scop, &program, &copts);
+        scop_block(scop, "scheduled with Pluto", &body)
+    }
+
+    /// The SCoP's tile space for `device`, lowered to the kernel IR.
+    fn lowered(&self, device: Device, force_wavefront: bool) -> ScopIr {
+        let (ctx, scop, schedule) = (self.ctx, self.scop, self.schedule);
+        // One sequential tiled dimension gains nothing on a CPU: such bands stay loops. A GPU
+        // needs tiles for every band.
+        let min_depth = match device {
+            Device::Cpu => 2,
+            Device::Gpu => 1,
+        };
+        let space = ptile::tile_space(ctx, scop, schedule, &ptile::TilePolicy { min_depth });
+        Lowering {
+            ctx,
+            scop,
+            schedule,
+            space: &space,
+            prefix: self.prefix,
+            device,
+            force_wavefront,
+        }
+        .lower()
+    }
+
+    /// The tiled C code replacing one SCoP (`--target c` without `--no-tile`).
+    pub fn tiled_c(&self) -> String {
+        let (scop, opts) = (self.scop, self.opts);
+        let ir = self.lowered(Device::Cpu, false);
+        let body = OpenMp::new(scop, &ir, opts.openmp, opts.fixed_tile_sizes.as_deref()).print();
+        let how = match &opts.fixed_tile_sizes {
+            None => "scheduled with Pluto, tiled with run-time tile sizes",
+            Some(_) => "scheduled with Pluto, tiled with tile sizes fixed at compile time",
+        };
+        scop_block(scop, how, &body)
+    }
+}
+
+/// The generated block for one SCoP, with a comment saying where it came from and how.
+fn scop_block(scop: &Scop, how: &str, body: &str) -> String {
+    let region = if scop.region.marked {
+        "#pragma scop"
+    } else {
+        "an affine region"
+    };
+    format!(
+        "  /* polyc: SCoP {} ({region}, lines {}-{}), {how} */\n  {{\n{body}  }}\n",
+        scop.id, scop.region.start.line, scop.region.end.line
+    )
+}
