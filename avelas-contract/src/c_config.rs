@@ -6,12 +6,18 @@ use crate::config::{
     DEFAULT_MIN_POINTS, DEFAULT_TILE_SIZE, MAX_TILE_SIZE, MAX_TILE_SIZES, MIN_POINTS_EXPECTED,
     SWITCH_EXPECTED, TILE_SIZES_EXPECTED,
 };
+use crate::C_TARGET_FNS;
 
 /// C definitions of `polyc_profile()`, `polyc_trace()`, `polyc_tile_size(k)` and
 /// `polyc_min_points()`; each reads its variable once and ends the program with a message and
 /// exit status 1 when the value is malformed. Needs `<errno.h>`, `<stdio.h>`, `<stdlib.h>`
 /// and `<string.h>`.
 pub fn definitions() -> String {
+    let (tile_size, profile, trace) = (
+        C_TARGET_FNS.tile_size,
+        C_TARGET_FNS.profile,
+        C_TARGET_FNS.trace,
+    );
     format!(
         r#"/* A switch variable: unset, empty or 0 is off, 1 is on; anything else is an error. */
 static inline __attribute__((unused)) int polyc_switch(const char *name, int *cache) {{
@@ -27,11 +33,11 @@ static inline __attribute__((unused)) int polyc_switch(const char *name, int *ca
   return *cache;
 }}
 static int polyc_profile_cache = -1, polyc_trace_cache = -1;
-static inline __attribute__((unused)) int polyc_profile(void) {{ return polyc_switch("POLYC_PROFILE", &polyc_profile_cache); }}
-static inline __attribute__((unused)) int polyc_trace(void) {{ return polyc_switch("POLYC_TRACE", &polyc_trace_cache); }}
+static inline __attribute__((unused)) int {profile}(void) {{ return polyc_switch("POLYC_PROFILE", &polyc_profile_cache); }}
+static inline __attribute__((unused)) int {trace}(void) {{ return polyc_switch("POLYC_TRACE", &polyc_trace_cache); }}
 /* POLYC_TILE_SIZES: comma-separated positive integers, outermost tiled dimension first; a shorter
    list repeats its last value. Unset or empty: {DEFAULT_TILE_SIZE} for every dimension. */
-static inline __attribute__((unused)) long polyc_tile_size(int k) {{
+static inline __attribute__((unused)) long {tile_size}(int k) {{
   static long sizes[{MAX_TILE_SIZES}];
   static int n = -1;
   if (n < 0) {{

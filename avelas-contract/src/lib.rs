@@ -18,3 +18,43 @@ pub mod kernel_args;
 
 /// avelas-rt's C interface, which generated GPU programs declare.
 pub const HEADER: &str = include_str!("../include/avelas.h");
+
+/// The C functions through which generated host code reads its configuration: the size of
+/// tiled dimension `k` (`long f(int k)`), and the profile and trace switches (`int f(void)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConfigFns {
+    pub tile_size: &'static str,
+    pub profile: &'static str,
+    pub trace: &'static str,
+}
+
+/// The C+OpenMP target's own, defined in every such program ([`c_config`]).
+pub const C_TARGET_FNS: ConfigFns = ConfigFns {
+    tile_size: "polyc_tile_size",
+    profile: "polyc_profile",
+    trace: "polyc_trace",
+};
+
+/// avelas-rt's, declared in [`HEADER`].
+pub const AVELAS_FNS: ConfigFns = ConfigFns {
+    tile_size: "avelas_tile_size",
+    profile: "avelas_profile",
+    trace: "avelas_trace",
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_functions_are_declared_and_defined() {
+        for (fns, text) in [
+            (AVELAS_FNS, HEADER.to_string()),
+            (C_TARGET_FNS, c_config::definitions()),
+        ] {
+            for f in [fns.tile_size, fns.profile, fns.trace] {
+                assert!(text.contains(&format!(" {f}(")), "{f}");
+            }
+        }
+    }
+}

@@ -1,30 +1,28 @@
 //! Host code of the GPU targets (thesis Fig. 6.11): the SCoP replaced by array transfers, the
 //! walk over each group's tiles filling a tile bucket, and one launch per wavefront (or one
-//! for a parallel tile space), through avelas-rt. The OpenCL host is C calling avelas-rt for
-//! everything; the CUDA host moves its arrays and launches its kernels with the CUDA runtime
-//! API, checking every call, and asks avelas-rt for the buckets' device copies.
+//! for a parallel tile space), through avelas-rt. Printed by `host_printer`; what OpenCL and
+//! CUDA do differently is their [`GpuApi`].
 
 use std::fmt::Write;
 
+use avelas_contract::{ConfigFns, AVELAS_FNS};
 use rosepolly::model::expr::Expr;
 use rosepolly::model::Scop;
 use rosepolly::syntax::from_affine;
 
-use crate::c::{self, COptions};
-use avelas_contract::kernel_args as arg;
-
 use crate::device::{kernel_args, kernel_name, Dialect, KernelArg};
 use crate::footprint::{self, Footprint};
+use crate::gpu_api::{self, GpuApi, Transfer};
 use crate::host::{group_opening, indent, Labels, TileWalk};
+use crate::host_printer::{self, HostDialect};
 use crate::ir::{size, tile, GroupCode, GroupIr, ScopIr, ThreadLayout};
 use crate::names::{user, user_expr};
-use crate::openmp::{epilogue, prologue};
 
 /// Prints the host side of one lowered SCoP.
 pub struct GpuHost<'a> {
     pub scop: &'a Scop<'a>,
     pub ir: &'a ScopIr,
-    pub dialect: Dialect,
+    api: &'static dyn GpuApi,
     /// The name of the static string holding the OpenCL kernels' source.
     pub source: String,
     /// What moves of each array, by name.
@@ -60,15 +58,11 @@ impl<'a> GpuHost<'a> {
         GpuHost {
             scop,
             ir,
-            dialect,
+            api: gpu_api::api(dialect),
             source,
             footprints,
             labels: Labels::default(),
         }
-    }
-
-    fn cuda(&self) -> bool {
-        self.dialect == Dialect::Cuda
     }
 
     fn data(&self) -> Vec<KernelArg> {
@@ -80,72 +74,7 @@ impl<'a> GpuHost<'a> {
 
     /// The C block that replaces the SCoP.
     pub fn print(&self) -> String {
-        // The device is opened (once per process) before the SCoP's clock starts.
-        let mut out = if self.cuda() {
-            "  avelas_cuda_open();\n".to_string()
-        } else {
-            "  void *polyc_cl = avelas_cl_open();\n".to_string()
-        };
-        out.push_str(&prologue(self.ir, None).replace("polyc_tile_size(", "avelas_tile_size("));
-        let mut setup = String::new();
-        let mut teardown = String::new();
-        if self.cuda() {
-            let _ = writeln!(setup, "double polyc_kernel_ms = 0;");
-            let _ = writeln!(setup, "cudaEvent_t polyc_ev0, polyc_ev1;");
-            let _ = writeln!(setup, "POLYC_CUDA(cudaEventCreate(&polyc_ev0));");
-            let _ = writeln!(setup, "POLYC_CUDA(cudaEventCreate(&polyc_ev1));");
-            let _ = writeln!(teardown, "POLYC_CUDA(cudaEventDestroy(polyc_ev0));");
-            let _ = writeln!(teardown, "POLYC_CUDA(cudaEventDestroy(polyc_ev1));");
-        }
-        // Arrays (their footprints) and written scalars to the device, and back.
-        let _ = writeln!(setup, "long polyc_transfer_bytes = 0;");
-        for a in self.data() {
-            let (t_in, t_out) = self.transfer(&a);
-            setup.push_str(&t_in);
-            teardown.push_str(&t_out);
-        }
-        // Per group: kernel, buckets.
-        for g in &self.ir.groups {
-            setup.push_str(&self.group_setup(g));
-            let i = g.index;
-            let _ = writeln!(teardown, "avelas_tile_bucket_free(polyc_tb{i});");
-            let _ = writeln!(teardown, "avelas_thread_bucket_free(polyc_th{i});");
-        }
-        out.push_str(&indent(&setup, 2));
-        let host = COptions {
-            openmp: false,
-            index_type: "long".into(),
-            indent: 2,
-            probe: None,
-        };
-        out.push_str(&c::print_calls(
-            self.scop,
-            &self.ir.host,
-            &host,
-            &|g, args| self.group(g, args),
-        ));
-        if self.cuda() {
-            let _ = writeln!(out, "  POLYC_CUDA(cudaDeviceSynchronize());");
-        } else {
-            let _ = writeln!(out, "  avelas_cl_finish(polyc_cl);");
-        }
-        out.push_str(&indent(&teardown, 2));
-        let kernel_ms = if self.cuda() {
-            "polyc_kernel_ms"
-        } else {
-            "avelas_cl_kernel_ms(polyc_cl)"
-        };
-        out.push_str(
-            &epilogue(
-                self.ir,
-                &[
-                    ("kernel_ms=%.3f", kernel_ms),
-                    ("transfer_bytes=%ld", "polyc_transfer_bytes"),
-                ],
-            )
-            .replace("polyc_profile()", "avelas_profile()"),
-        );
-        out.replace("polyc_trace()", "avelas_trace()")
+        host_printer::print(self, self.scop, self.ir)
     }
 
     /// Allocation and copy-in of one array or written scalar, and its copy-out and release.
@@ -198,39 +127,22 @@ impl<'a> GpuHost<'a> {
                 written.then(|| range(&r_out)),
             )
         };
-        if self.cuda() {
-            let _ = writeln!(set, "void *{dev} = 0;");
-            let _ = writeln!(set, "POLYC_CUDA(cudaMalloc(&{dev}, {whole}));");
-            let copy = |(off, len): &(String, String), to_device: bool| {
-                if to_device {
-                    format!("POLYC_CUDA(cudaMemcpy((char *){dev} + {off}, (const char *)({host}) + {off}, {len}, cudaMemcpyHostToDevice));")
-                } else {
-                    format!("POLYC_CUDA(cudaMemcpy((char *)({host}) + {off}, (const char *){dev} + {off}, {len}, cudaMemcpyDeviceToHost));")
-                }
+        let (alloc, free) = self.api.alloc(&dev, &whole);
+        set.push_str(&alloc);
+        let copy = |range, to_device| {
+            let c = Transfer {
+                dev: &dev,
+                host: &host,
+                range,
+                to_device,
             };
-            let _ = writeln!(set, "{}", copy(&moved_in, true));
-            if let Some(out) = &moved_out {
-                let _ = writeln!(tear, "{}", copy(out, false));
-            }
-            let _ = writeln!(tear, "POLYC_CUDA(cudaFree({dev}));");
-        } else {
-            let _ = writeln!(
-                set,
-                "avelas_buffer *{dev} = avelas_cl_buffer(polyc_cl, {whole});"
-            );
-            let (off, len) = &moved_in;
-            let _ = writeln!(
-                set,
-                "avelas_cl_write({dev}, (const void *)({host}), {off}, {len});"
-            );
-            if let Some((off, len)) = &moved_out {
-                let _ = writeln!(
-                    tear,
-                    "avelas_cl_read({dev}, (void *)({host}), {off}, {len});"
-                );
-            }
-            let _ = writeln!(tear, "avelas_cl_buffer_free({dev});");
+            format!("{}\n", self.api.copy(c))
+        };
+        set.push_str(&copy(&moved_in, true));
+        if let Some(out) = &moved_out {
+            tear.push_str(&copy(out, false));
         }
+        tear.push_str(&free);
         let _ = writeln!(set, "polyc_transfer_bytes += (long)({});", moved_in.1);
         if let Some((_, len)) = &moved_out {
             let _ = writeln!(tear, "polyc_transfer_bytes += (long)({len});");
@@ -247,19 +159,8 @@ impl<'a> GpuHost<'a> {
             GroupCode::Tiled(t) => (t.host_dims, t.threads.clone()),
             GroupCode::Untiled(_) => (0, None),
         };
-        let (max_wg, padding) = if self.cuda() {
-            ("avelas_cuda_max_threads()".to_string(), "32".to_string())
-        } else {
-            let _ = writeln!(
-                s,
-                "avelas_kernel *polyc_k{i} = avelas_cl_kernel(polyc_cl, {}, \"{name}\");",
-                self.source
-            );
-            (
-                format!("avelas_cl_max_work_group(polyc_k{i})"),
-                "avelas_cl_padding(polyc_cl)".to_string(),
-            )
-        };
+        let (kernel, max_wg, padding) = self.api.kernel(i, &name, &self.source);
+        s.push_str(&kernel);
         let _ = writeln!(
             s,
             "avelas_tile_bucket *polyc_tb{i} = avelas_tile_bucket_alloc({host_dims});"
@@ -302,19 +203,12 @@ impl<'a> GpuHost<'a> {
             "avelas_thread_bucket *polyc_th{i} = avelas_thread_bucket_new({kind}, {}, polyc_ext{i}, {pad}, {max_wg});",
             extents.len()
         );
-        if self.cuda() {
-            let _ = writeln!(s, "long polyc_th_stride{i} = 0;");
-            let _ = writeln!(s, "const void *polyc_th_off{i} = 0;");
-            let _ = writeln!(
-                s,
-                "const void *polyc_th_coords{i} = avelas_cuda_thread_bucket(polyc_th{i}, &polyc_th_stride{i}, &polyc_th_off{i});"
-            );
-        }
+        s.push_str(&self.api.thread_bucket(i));
         s
     }
 
     /// The code at a group's call: the walk filling its tile bucket, a launch per step.
-    fn group(&self, g: usize, args: &[Expr]) -> String {
+    fn group_call(&self, g: usize, args: &[Expr]) -> String {
         let group = &self.ir.groups[g];
         let mut out = group_opening(group, args);
         let launch = self.launch(group);
@@ -348,6 +242,7 @@ impl<'a> GpuHost<'a> {
                     visit,
                     flush: launch,
                     label: self.labels.next(self.scop.id),
+                    trace: AVELAS_FNS.trace,
                 };
                 out.push_str(&indent(&walk.print(), 2));
             }
@@ -360,88 +255,53 @@ impl<'a> GpuHost<'a> {
     fn launch(&self, g: &GroupIr) -> String {
         let i = g.index;
         let args = kernel_args(self.scop, self.ir, &g.outer);
-        let mut s = String::new();
-        if self.cuda() {
-            let mut values: Vec<String> = (0..arg::COUNT)
-                .map(|a| match a {
-                    arg::TILES => "(const long *)polyc_dtb".to_string(),
-                    arg::TILE_COUNT => "polyc_n".into(),
-                    arg::TILE_STRIDE => "polyc_stride".into(),
-                    arg::THREAD_COORDS => format!("(const int *)polyc_th_coords{i}"),
-                    arg::THREAD_OFFSETS => format!("(const int *)polyc_th_off{i}"),
-                    arg::THREAD_STRIDE => format!("polyc_th_stride{i}"),
-                    arg::WAVES => format!("avelas_thread_bucket_waves(polyc_th{i})"),
-                    _ => unreachable!("the contract has {} run-time arguments", arg::COUNT),
-                })
-                .collect();
-            for a in &args {
-                values.push(match a {
-                    KernelArg::Param(n) => format!("(long)({})", user(n)),
-                    KernelArg::Outer(n) => format!("(long)({n})"),
-                    KernelArg::TileSize(k) => size(*k),
-                    KernelArg::Array { name, elem, .. }
-                    | KernelArg::WrittenScalar { name, elem } => {
-                        format!("({elem} *)polyc_d_{name}")
-                    }
-                    KernelArg::Scalar { name, .. } => user(name),
-                });
-            }
-            let _ = write!(
-                s,
-                r#"{{
-  const long polyc_n = avelas_tile_bucket_size(polyc_tb{i});
-  long polyc_stride = 0;
-  const void *polyc_dtb = avelas_cuda_tile_bucket(polyc_tb{i}, &polyc_stride);
-  unsigned polyc_gx = 1, polyc_gy = 1;
-  avelas_cuda_grid(polyc_n, &polyc_gx, &polyc_gy);
-  const int polyc_timed = avelas_profile();
-  if (polyc_timed) POLYC_CUDA(cudaEventRecord(polyc_ev0, 0));
-  {kernel}<<<dim3(polyc_gx, polyc_gy), dim3((unsigned)avelas_thread_bucket_work_group(polyc_th{i}))>>>({values});
-  POLYC_CUDA(cudaGetLastError());
-  if (polyc_timed) {{
-    float polyc_ms = 0;
-    POLYC_CUDA(cudaEventRecord(polyc_ev1, 0));
-    POLYC_CUDA(cudaEventSynchronize(polyc_ev1));
-    POLYC_CUDA(cudaEventElapsedTime(&polyc_ms, polyc_ev0, polyc_ev1));
-    polyc_kernel_ms += polyc_ms;
-  }}
-  polyc_launches++;
-}}
-"#,
-                kernel = kernel_name(self.ir.id, i),
-                values = values.join(", ")
-            );
-        } else {
-            for (j, a) in args.iter().enumerate() {
-                let idx = arg::COUNT + j;
-                let _ = match a {
-                    KernelArg::Param(n) | KernelArg::Outer(n) => writeln!(
-                        s,
-                        "{{ const long polyc_v = (long)({}); avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof(long)); }}",
-                        if matches!(a, KernelArg::Param(_)) { user(n) } else { n.clone() }
-                    ),
-                    KernelArg::TileSize(k) => writeln!(
-                        s,
-                        "avelas_cl_arg(polyc_k{i}, {idx}, &{}, sizeof(long));",
-                        size(*k)
-                    ),
-                    KernelArg::Array { name, .. } | KernelArg::WrittenScalar { name, .. } => {
-                        writeln!(s, "avelas_cl_arg_buffer(polyc_k{i}, {idx}, polyc_d_{name});")
-                    }
-                    KernelArg::Scalar { name, elem } => writeln!(
-                        s,
-                        "{{ const {elem} polyc_v = {}; avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof({elem})); }}",
-                        user(name)
-                    ),
-                };
-            }
-            let _ = writeln!(
-                s,
-                "polyc_launches += avelas_cl_launch(polyc_k{i}, polyc_tb{i}, polyc_th{i});"
-            );
-        }
+        let mut s = self.api.launch(i, &kernel_name(self.ir.id, i), &args);
         let _ = writeln!(s, "avelas_tile_bucket_clear(polyc_tb{i});");
         s
+    }
+}
+
+impl HostDialect for GpuHost<'_> {
+    fn config(&self) -> ConfigFns {
+        AVELAS_FNS
+    }
+
+    fn open(&self) -> String {
+        self.api.open().to_string()
+    }
+
+    /// Timing events, arrays (their footprints) and written scalars to the device, and per
+    /// group its kernel and buckets; their release, and the arrays back.
+    fn setup(&self) -> (String, String) {
+        let (mut setup, mut teardown) = self.api.events();
+        let _ = writeln!(setup, "long polyc_transfer_bytes = 0;");
+        for a in self.data() {
+            let (t_in, t_out) = self.transfer(&a);
+            setup.push_str(&t_in);
+            teardown.push_str(&t_out);
+        }
+        for g in &self.ir.groups {
+            setup.push_str(&self.group_setup(g));
+            let i = g.index;
+            let _ = writeln!(teardown, "avelas_tile_bucket_free(polyc_tb{i});");
+            let _ = writeln!(teardown, "avelas_thread_bucket_free(polyc_th{i});");
+        }
+        (setup, teardown)
+    }
+
+    fn group(&self, g: usize, args: &[Expr]) -> String {
+        self.group_call(g, args)
+    }
+
+    fn finish(&self) -> String {
+        self.api.finish().to_string()
+    }
+
+    fn profile(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("kernel_ms=%.3f", self.api.kernel_ms().to_string()),
+            ("transfer_bytes=%ld", "polyc_transfer_bytes".to_string()),
+        ]
     }
 }
 

@@ -31,6 +31,8 @@ pub struct TileWalk<'a> {
     pub flush: String,
     /// A label unique in the generated function.
     pub label: String,
+    /// The function that reads the trace switch.
+    pub trace: &'static str,
 }
 
 /// Labels of the emptiness probes, unique in one generated function.
@@ -229,7 +231,8 @@ impl TileWalk<'_> {
             .collect();
         let tiles: Vec<String> = (0..t.host_dims).map(|k| format!(", {}", tile(k))).collect();
         format!(
-            "if (polyc_trace()) fprintf(stderr, \"polyc-tile: scop={} group={} outer={} step=%ld tile={}\\n\"{}, (long)({step}){});",
+            "if ({}()) fprintf(stderr, \"polyc-tile: scop={} group={} outer={} step=%ld tile={}\\n\"{}, (long)({step}){});",
+            self.trace,
             self.scop.id,
             self.group.index,
             list(self.group.outer.len()),

@@ -11,10 +11,12 @@ use std::fmt::Write;
 use rosepolly::model::expr::Expr;
 use rosepolly::model::Scop;
 
+use avelas_contract::{ConfigFns, C_TARGET_FNS};
+
 use crate::c::{self, COptions};
 use crate::host::{group_opening, indent, Labels, TileWalk};
-use crate::ir::{size, GroupCode, ScopIr, WorkBox};
-use crate::names::user;
+use crate::host_printer::{self, HostDialect};
+use crate::ir::{GroupCode, ScopIr, WorkBox};
 
 /// Prints one lowered SCoP as C+OpenMP.
 pub struct OpenMp<'a> {
@@ -45,17 +47,22 @@ impl<'a> OpenMp<'a> {
 
     /// The C block that replaces the SCoP.
     pub fn print(&self) -> String {
+        host_printer::print(self, self.scop, self.ir)
+    }
+}
+
+impl HostDialect for OpenMp<'_> {
+    fn config(&self) -> ConfigFns {
+        C_TARGET_FNS
+    }
+
+    fn fixed_sizes(&self) -> Option<&[i64]> {
+        self.fixed_sizes
+    }
+
+    /// Small problems run the original order instead of the tiles.
+    fn body(&self, tiled: String) -> String {
         let mut out = String::new();
-        out.push_str(&prologue(self.ir, self.fixed_sizes));
-        let host = COptions {
-            openmp: false,
-            index_type: "long".into(),
-            indent: 2,
-            probe: None,
-        };
-        let tiled = c::print_calls(self.scop, &self.ir.host, &host, &|g, args| {
-            self.group(g, args)
-        });
         match &self.ir.original {
             Some(original) => {
                 out.push_str(&indent(&work_estimate(&original.work), 2));
@@ -80,8 +87,11 @@ impl<'a> OpenMp<'a> {
                 out.push_str(&tiled);
             }
         }
-        out.push_str(&epilogue(self.ir, &[("untiled=%d", "polyc_untiled")]));
         out
+    }
+
+    fn profile(&self) -> Vec<(&'static str, String)> {
+        vec![("untiled=%d", "polyc_untiled".into())]
     }
 
     fn group(&self, g: usize, args: &[Expr]) -> String {
@@ -127,6 +137,7 @@ impl<'a> OpenMp<'a> {
                     visit,
                     flush: String::new(),
                     label: self.labels.next(self.scop.id),
+                    trace: C_TARGET_FNS.trace,
                 };
                 out.push_str(&indent(&walk.print(), 2));
             }
@@ -134,61 +145,6 @@ impl<'a> OpenMp<'a> {
         out.push_str("}\n");
         out
     }
-}
-
-/// Start of a SCoP's block: clock, counters, tile sizes, the trace of the parameters.
-pub fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "  double polyc_start = polyc_now();");
-    let _ = writeln!(
-        out,
-        "  long polyc_tiles = 0, polyc_waves = 0, polyc_launches = 0;"
-    );
-    let _ = writeln!(out, "  (void)polyc_launches;");
-    for k in 0..ir.depth {
-        let value = match fixed_sizes {
-            Some(s) => s[k.min(s.len() - 1)].to_string(),
-            None => format!("polyc_tile_size({k})"),
-        };
-        let _ = writeln!(out, "  const long {} = {value};", size(k));
-    }
-    let names: Vec<String> = ir
-        .params
-        .iter()
-        .map(|p| format!(" {}=%ld", user(p)))
-        .collect();
-    let args: Vec<String> = ir
-        .params
-        .iter()
-        .map(|p| format!(", (long)({})", user(p)))
-        .collect();
-    let _ = writeln!(
-        out,
-        "  if (polyc_trace()) fprintf(stderr, \"polyc-params: scop={}{}\\n\"{});",
-        ir.id,
-        names.concat(),
-        args.concat()
-    );
-    out
-}
-
-/// End of a SCoP's block: the `POLYC_PROFILE=1` line, with `extra` keys (` key=%fmt` each)
-/// and their C arguments after the common ones.
-pub fn epilogue(ir: &ScopIr, extra: &[(&str, &str)]) -> String {
-    let depth = ir.depth;
-    let sizes = if depth == 0 {
-        "-".to_string()
-    } else {
-        vec!["%ld"; depth].join(",")
-    };
-    let size_args: Vec<String> = (0..depth).map(|k| format!(", {}", size(k))).collect();
-    let extra_fmt: String = extra.iter().map(|(f, _)| format!(" {f}")).collect();
-    let extra_args: String = extra.iter().map(|(_, a)| format!(", {a}")).collect();
-    format!(
-        "  if (polyc_profile()) fprintf(stderr, \"polyc: scop={} tile_sizes={sizes} tiled_depth={depth} wavefronts=%ld tiles=%ld launches=%ld time_ms=%.3f{extra_fmt}\\n\"{}, polyc_waves, polyc_tiles, polyc_launches, 1e3 * (polyc_now() - polyc_start){extra_args});\n",
-        ir.id,
-        size_args.concat()
-    )
 }
 
 /// C code computing `polyc_points`, the volume of the boxes (the estimate of the work).

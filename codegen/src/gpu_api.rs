@@ -1,0 +1,248 @@
+//! How the GPU hosts talk to their device: the OpenCL host calls avelas-rt for everything; the
+//! CUDA host moves its arrays and launches its kernels with the CUDA runtime API, checking
+//! every call (`POLYC_CUDA`), and asks avelas-rt for the buckets' device copies. Everything
+//! else about the GPU host (`gpu_host`) is the same for both.
+
+use std::fmt::Write;
+
+use avelas_contract::kernel_args as arg;
+use avelas_contract::AVELAS_FNS;
+
+use crate::device::{Dialect, KernelArg};
+use crate::ir::size;
+use crate::names::user;
+
+/// A copy of `range.1` bytes at byte `range.0` of `host` to the same bytes of `dev`
+/// (`to_device`), or back.
+#[derive(Clone, Copy)]
+pub struct Transfer<'a> {
+    pub dev: &'a str,
+    pub host: &'a str,
+    pub range: &'a (String, String),
+    pub to_device: bool,
+}
+
+/// The device calls of one GPU host, as C text.
+pub trait GpuApi {
+    /// Open the device (once per process), before the SCoP's clock starts.
+    fn open(&self) -> &'static str;
+    /// Made before the transfers, undone after them (timing events).
+    fn events(&self) -> (String, String) {
+        (String::new(), String::new())
+    }
+    /// Allocate `dev` with `bytes` bytes on the device; and free it.
+    fn alloc(&self, dev: &str, bytes: &str) -> (String, String);
+    /// One copy between host and device.
+    fn copy(&self, c: Transfer) -> String;
+    /// Group `i`'s kernel `name`, built from the kernels' source `source` where the API needs
+    /// it; and C expressions of the largest work-group and the work-group padding.
+    fn kernel(&self, i: usize, name: &str, source: &str) -> (String, String, String);
+    /// Group `i`'s thread bucket made available to its kernel.
+    fn thread_bucket(&self, _i: usize) -> String {
+        String::new()
+    }
+    /// Launch group `i`'s kernel `name` over its buckets, with its own arguments `args`.
+    fn launch(&self, i: usize, name: &str, args: &[KernelArg]) -> String;
+    /// Wait for the device.
+    fn finish(&self) -> &'static str;
+    /// The milliseconds the kernels ran.
+    fn kernel_ms(&self) -> &'static str;
+}
+
+/// The API of `dialect`.
+pub fn api(dialect: Dialect) -> &'static dyn GpuApi {
+    match dialect {
+        Dialect::OpenCl => &OpenCl,
+        Dialect::Cuda => &Cuda,
+    }
+}
+
+struct OpenCl;
+struct Cuda;
+
+impl GpuApi for OpenCl {
+    fn open(&self) -> &'static str {
+        "  void *polyc_cl = avelas_cl_open();\n"
+    }
+
+    fn alloc(&self, dev: &str, bytes: &str) -> (String, String) {
+        (
+            format!("avelas_buffer *{dev} = avelas_cl_buffer(polyc_cl, {bytes});\n"),
+            format!("avelas_cl_buffer_free({dev});\n"),
+        )
+    }
+
+    fn copy(&self, c: Transfer) -> String {
+        let (Transfer { dev, host, .. }, (off, len)) = (c, c.range);
+        let (f, ptr) = if c.to_device {
+            ("avelas_cl_write", "const void *")
+        } else {
+            ("avelas_cl_read", "void *")
+        };
+        format!("{f}({dev}, ({ptr})({host}), {off}, {len});")
+    }
+
+    fn kernel(&self, i: usize, name: &str, source: &str) -> (String, String, String) {
+        (
+            format!(
+                "avelas_kernel *polyc_k{i} = avelas_cl_kernel(polyc_cl, {source}, \"{name}\");\n"
+            ),
+            format!("avelas_cl_max_work_group(polyc_k{i})"),
+            "avelas_cl_padding(polyc_cl)".to_string(),
+        )
+    }
+
+    fn launch(&self, i: usize, _name: &str, args: &[KernelArg]) -> String {
+        let mut s = String::new();
+        for (j, a) in args.iter().enumerate() {
+            let idx = arg::COUNT + j;
+            let _ = match a {
+                KernelArg::Param(n) | KernelArg::Outer(n) => writeln!(
+                    s,
+                    "{{ const long polyc_v = (long)({}); avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof(long)); }}",
+                    if matches!(a, KernelArg::Param(_)) { user(n) } else { n.clone() }
+                ),
+                KernelArg::TileSize(k) => writeln!(
+                    s,
+                    "avelas_cl_arg(polyc_k{i}, {idx}, &{}, sizeof(long));",
+                    size(*k)
+                ),
+                KernelArg::Array { name, .. } | KernelArg::WrittenScalar { name, .. } => {
+                    writeln!(s, "avelas_cl_arg_buffer(polyc_k{i}, {idx}, polyc_d_{name});")
+                }
+                KernelArg::Scalar { name, elem } => writeln!(
+                    s,
+                    "{{ const {elem} polyc_v = {}; avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof({elem})); }}",
+                    user(name)
+                ),
+            };
+        }
+        let _ = writeln!(
+            s,
+            "polyc_launches += avelas_cl_launch(polyc_k{i}, polyc_tb{i}, polyc_th{i});"
+        );
+        s
+    }
+
+    fn finish(&self) -> &'static str {
+        "  avelas_cl_finish(polyc_cl);\n"
+    }
+
+    fn kernel_ms(&self) -> &'static str {
+        "avelas_cl_kernel_ms(polyc_cl)"
+    }
+}
+
+impl GpuApi for Cuda {
+    fn open(&self) -> &'static str {
+        "  avelas_cuda_open();\n"
+    }
+
+    fn events(&self) -> (String, String) {
+        (
+            "double polyc_kernel_ms = 0;\n\
+             cudaEvent_t polyc_ev0, polyc_ev1;\n\
+             POLYC_CUDA(cudaEventCreate(&polyc_ev0));\n\
+             POLYC_CUDA(cudaEventCreate(&polyc_ev1));\n"
+                .to_string(),
+            "POLYC_CUDA(cudaEventDestroy(polyc_ev0));\n\
+             POLYC_CUDA(cudaEventDestroy(polyc_ev1));\n"
+                .to_string(),
+        )
+    }
+
+    fn alloc(&self, dev: &str, bytes: &str) -> (String, String) {
+        (
+            format!("void *{dev} = 0;\nPOLYC_CUDA(cudaMalloc(&{dev}, {bytes}));\n"),
+            format!("POLYC_CUDA(cudaFree({dev}));\n"),
+        )
+    }
+
+    fn copy(&self, c: Transfer) -> String {
+        let (Transfer { dev, host, .. }, (off, len)) = (c, c.range);
+        let (dev, host) = (format!("{dev} + {off}"), format!("({host}) + {off}"));
+        let (to, from, kind) = if c.to_device {
+            (dev, host, "HostToDevice")
+        } else {
+            (host, dev, "DeviceToHost")
+        };
+        format!(
+            "POLYC_CUDA(cudaMemcpy((char *){to}, (const char *){from}, {len}, cudaMemcpy{kind}));"
+        )
+    }
+
+    fn kernel(&self, _i: usize, _name: &str, _source: &str) -> (String, String, String) {
+        // Kernels are compiled with the program; a warp is 32 threads.
+        (
+            String::new(),
+            "avelas_cuda_max_threads()".to_string(),
+            "32".to_string(),
+        )
+    }
+
+    fn thread_bucket(&self, i: usize) -> String {
+        format!(
+            "long polyc_th_stride{i} = 0;\n\
+             const void *polyc_th_off{i} = 0;\n\
+             const void *polyc_th_coords{i} = avelas_cuda_thread_bucket(polyc_th{i}, &polyc_th_stride{i}, &polyc_th_off{i});\n"
+        )
+    }
+
+    fn launch(&self, i: usize, name: &str, args: &[KernelArg]) -> String {
+        let mut values: Vec<String> = (0..arg::COUNT)
+            .map(|a| match a {
+                arg::TILES => "(const long *)polyc_dtb".to_string(),
+                arg::TILE_COUNT => "polyc_n".into(),
+                arg::TILE_STRIDE => "polyc_stride".into(),
+                arg::THREAD_COORDS => format!("(const int *)polyc_th_coords{i}"),
+                arg::THREAD_OFFSETS => format!("(const int *)polyc_th_off{i}"),
+                arg::THREAD_STRIDE => format!("polyc_th_stride{i}"),
+                arg::WAVES => format!("avelas_thread_bucket_waves(polyc_th{i})"),
+                _ => unreachable!("the contract has {} run-time arguments", arg::COUNT),
+            })
+            .collect();
+        for a in args {
+            values.push(match a {
+                KernelArg::Param(n) => format!("(long)({})", user(n)),
+                KernelArg::Outer(n) => format!("(long)({n})"),
+                KernelArg::TileSize(k) => size(*k),
+                KernelArg::Array { name, elem, .. } | KernelArg::WrittenScalar { name, elem } => {
+                    format!("({elem} *)polyc_d_{name}")
+                }
+                KernelArg::Scalar { name, .. } => user(name),
+            });
+        }
+        format!(
+            r#"{{
+  const long polyc_n = avelas_tile_bucket_size(polyc_tb{i});
+  long polyc_stride = 0;
+  const void *polyc_dtb = avelas_cuda_tile_bucket(polyc_tb{i}, &polyc_stride);
+  unsigned polyc_gx = 1, polyc_gy = 1;
+  avelas_cuda_grid(polyc_n, &polyc_gx, &polyc_gy);
+  const int polyc_timed = {profile}();
+  if (polyc_timed) POLYC_CUDA(cudaEventRecord(polyc_ev0, 0));
+  {name}<<<dim3(polyc_gx, polyc_gy), dim3((unsigned)avelas_thread_bucket_work_group(polyc_th{i}))>>>({values});
+  POLYC_CUDA(cudaGetLastError());
+  if (polyc_timed) {{
+    float polyc_ms = 0;
+    POLYC_CUDA(cudaEventRecord(polyc_ev1, 0));
+    POLYC_CUDA(cudaEventSynchronize(polyc_ev1));
+    POLYC_CUDA(cudaEventElapsedTime(&polyc_ms, polyc_ev0, polyc_ev1));
+    polyc_kernel_ms += polyc_ms;
+  }}
+  polyc_launches++;
+}}
+"#,
+            values = values.join(", "),
+            profile = AVELAS_FNS.profile
+        )
+    }
+
+    fn finish(&self) -> &'static str {
+        "  POLYC_CUDA(cudaDeviceSynchronize());\n"
+    }
+
+    fn kernel_ms(&self) -> &'static str {
+        "polyc_kernel_ms"
+    }
+}

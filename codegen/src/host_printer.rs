@@ -1,0 +1,125 @@
+//! The one printer of host code: every target's C block replacing a SCoP has the same shape
+//! (device opened, clock and tile sizes, setup, the host's outer loops with a call per group,
+//! wait for the device, teardown, the `POLYC_PROFILE` line); a [`HostDialect`] says what each
+//! target does at each step, as `c::DeviceHooks` does for kernels.
+
+use std::fmt::Write;
+
+use avelas_contract::ConfigFns;
+use rosepolly::model::expr::Expr;
+use rosepolly::model::Scop;
+
+use crate::c::{self, COptions};
+use crate::host::indent;
+use crate::ir::{size, ScopIr};
+use crate::names::user;
+
+/// What one target's host code does at each step of [`print`].
+pub trait HostDialect {
+    /// The functions that read the run-time configuration.
+    fn config(&self) -> ConfigFns;
+    /// Tile sizes fixed at compile time (`--fixed-tile-sizes`), if any.
+    fn fixed_sizes(&self) -> Option<&[i64]> {
+        None
+    }
+    /// Before the SCoP's clock starts (opening the device).
+    fn open(&self) -> String {
+        String::new()
+    }
+    /// After the prologue, and its undoing after the SCoP: allocations, transfers, kernels,
+    /// buckets.
+    fn setup(&self) -> (String, String) {
+        (String::new(), String::new())
+    }
+    /// The code at the host tree's call of group `g`, the outer dimensions' values `args`.
+    fn group(&self, g: usize, args: &[Expr]) -> String;
+    /// The SCoP's body around `tiled`, the host tree's code (the C target may run the
+    /// original order instead).
+    fn body(&self, tiled: String) -> String {
+        tiled
+    }
+    /// After the body: wait for the device.
+    fn finish(&self) -> String {
+        String::new()
+    }
+    /// The profile line's keys (` key=%fmt`) and C values after the common ones.
+    fn profile(&self) -> Vec<(&'static str, String)>;
+}
+
+/// The C block that replaces a lowered SCoP, for the target `d` describes.
+pub fn print(d: &impl HostDialect, scop: &Scop, ir: &ScopIr) -> String {
+    let config = d.config();
+    let mut out = d.open();
+    out.push_str(&prologue(ir, d.fixed_sizes(), &config));
+    let (setup, teardown) = d.setup();
+    out.push_str(&indent(&setup, 2));
+    let host = COptions {
+        openmp: false,
+        index_type: "long".into(),
+        indent: 2,
+        probe: None,
+    };
+    let tiled = c::print_calls(scop, &ir.host, &host, &|g, args| d.group(g, args));
+    out.push_str(&d.body(tiled));
+    out.push_str(&d.finish());
+    out.push_str(&indent(&teardown, 2));
+    out.push_str(&epilogue(ir, &d.profile(), &config));
+    out
+}
+
+/// Start of a SCoP's block: clock, counters, tile sizes, the trace of the parameters.
+fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "  double polyc_start = polyc_now();");
+    let _ = writeln!(
+        out,
+        "  long polyc_tiles = 0, polyc_waves = 0, polyc_launches = 0;"
+    );
+    let _ = writeln!(out, "  (void)polyc_launches;");
+    for k in 0..ir.depth {
+        let value = match fixed_sizes {
+            Some(s) => s[k.min(s.len() - 1)].to_string(),
+            None => format!("{}({k})", config.tile_size),
+        };
+        let _ = writeln!(out, "  const long {} = {value};", size(k));
+    }
+    let names: Vec<String> = ir
+        .params
+        .iter()
+        .map(|p| format!(" {}=%ld", user(p)))
+        .collect();
+    let args: Vec<String> = ir
+        .params
+        .iter()
+        .map(|p| format!(", (long)({})", user(p)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "  if ({}()) fprintf(stderr, \"polyc-params: scop={}{}\\n\"{});",
+        config.trace,
+        ir.id,
+        names.concat(),
+        args.concat()
+    );
+    out
+}
+
+/// End of a SCoP's block: the `POLYC_PROFILE=1` line, with `extra` keys (` key=%fmt` each)
+/// and their C arguments after the common ones.
+fn epilogue(ir: &ScopIr, extra: &[(&str, String)], config: &ConfigFns) -> String {
+    let depth = ir.depth;
+    let sizes = if depth == 0 {
+        "-".to_string()
+    } else {
+        vec!["%ld"; depth].join(",")
+    };
+    let size_args: Vec<String> = (0..depth).map(|k| format!(", {}", size(k))).collect();
+    let extra_fmt: String = extra.iter().map(|(f, _)| format!(" {f}")).collect();
+    let extra_args: String = extra.iter().map(|(_, a)| format!(", {a}")).collect();
+    format!(
+        "  if ({}()) fprintf(stderr, \"polyc: scop={} tile_sizes={sizes} tiled_depth={depth} wavefronts=%ld tiles=%ld launches=%ld time_ms=%.3f{extra_fmt}\\n\"{}, polyc_waves, polyc_tiles, polyc_launches, 1e3 * (polyc_now() - polyc_start){extra_args});\n",
+        config.profile,
+        ir.id,
+        size_args.concat()
+    )
+}
