@@ -14,7 +14,7 @@ use crate::host::indent;
 use crate::ir::{size, ScopIr};
 use crate::names::user;
 
-/// What one target's host code does at each step of [`print`].
+/// What one target's host code does at each step of [`print()`].
 pub trait HostDialect {
     /// The functions that read the run-time configuration.
     fn config(&self) -> ConfigFns;
