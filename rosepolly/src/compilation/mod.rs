@@ -2,7 +2,7 @@
 //!
 //! From a C file to models: [`source`] preprocesses and parses, [`regions`] finds the SCoP
 //! regions, [`flowgraph`] builds each region's FlowGraph, [`extract`] turns it into a
-//! [`Scop`] under a [`RosePollyCustom`] policy, and [`deps`] computes the dependences.
+//! [`Scop`] under a [`RosePollyCustom`] policy, and [`crate::analysis::deps`] computes the dependences.
 
 pub mod affine;
 pub mod aliasing;
