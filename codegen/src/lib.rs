@@ -1,9 +1,12 @@
 //! Code generation (thesis §6.3–6.5): printing transformed SCoPs as target code and splicing
 //! it into the user's file.
 //!
-//! **Only this crate prints target code.** [`c`] prints a recovered loop program
-//! ([`rosepolly::syntax::Node`]) as C with OpenMP pragmas; [`mod@splice`] replaces each SCoP's lines
-//! of the user's file with the generated code and keeps everything else as written.
+//! This crate prints all target code except C expressions, which the statement IR prints itself
+//! (`rosepolly::model::expr`), and the run-time's configuration parsers, which the C target takes
+//! from `avelas-contract`. [`pipeline`] takes a scheduled SCoP to its tile space, [`lower`]s it to the
+//! kernel IR ([`ir`]), and prints it: kernels through [`device`], host code through
+//! [`host_printer`]; [`driver`] runs that per SCoP and [`mod@splice`] replaces each SCoP's lines of
+//! the user's file with the result, keeping everything else as written.
 
 pub mod c;
 pub mod device;
