@@ -4,10 +4,9 @@ use std::fmt::Write;
 
 use rosepolly::model::ctype::IntType;
 use rosepolly::model::expr::Expr;
-use rosepolly::model::Scop;
 use rosepolly::syntax::{Node, FLOORD, MAX, MIN};
 
-use crate::ir::{KLoop, KNode};
+use crate::ir::{KLoop, KNode, ParamData, ScopData};
 use crate::names::{unmarked, user};
 
 /// Definitions of the helpers generated expressions call, guarded so that a file may hold
@@ -105,7 +104,7 @@ pub trait DeviceHooks {
 /// (expressions computed in `long`). Where that would change what the statement computes, the values are
 /// converted back to the iterators' C types, and on a device (where parameters are `long`
 /// too) the parameters' as well.
-pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr], device: bool) -> Expr {
+pub fn statement_instance(scop: &ScopData, stmt: usize, args: &[Expr], device: bool) -> Expr {
     let st = &scop.statements[stmt];
     let cast_params = device && st.casts.iterators_and_params;
     let cast_iters = st.casts.iterators || cast_params;
@@ -122,7 +121,7 @@ pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr], device: bool)
                 let a = if device {
                     args[k].clone()
                 } else {
-                    host_control(scop, &args[k])
+                    host_control(&scop.params, &args[k])
                 };
                 return if cast_iters {
                     cast(st.iterator_types[k], a)
@@ -131,8 +130,8 @@ pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr], device: bool)
                 };
             }
             let v = Expr::Var(user(&name));
-            match scop.params.iter().position(|p| *p == name) {
-                Some(p) if cast_params => cast(scop.param_types[p], v),
+            match scop.params.iter().position(|p| p.name == name) {
+                Some(p) if cast_params => cast(scop.params[p].ty, v),
                 _ => v,
             }
         }
@@ -147,10 +146,10 @@ pub fn statement_instance(scop: &Scop, stmt: usize, args: &[Expr], device: bool)
 /// A control expression of host code (a loop bound, a condition): parameters enter `long`
 /// arithmetic whatever their C type (`-m` of an `unsigned` m, `2 * n` of an `int` n near its
 /// maximum would not compute the model's values otherwise).
-pub fn host_control(scop: &Scop, e: &Expr) -> Expr {
+pub fn host_control(params: &[ParamData], e: &Expr) -> Expr {
     e.substitute(&|name| {
-        let p = param(scop, name)?;
-        let t = scop.param_types[p];
+        let p = param(params, name)?;
+        let t = params[p].ty;
         let v = Expr::var(user(unmarked(name)));
         Some(if t.signed && t.bits == 64 {
             v
@@ -165,36 +164,37 @@ pub fn host_control(scop: &Scop, e: &Expr) -> Expr {
 
 /// Definitions of the parameters a SCoP derives from others with a C conversion
 /// ([`rosepolly::model::Derived`]): C computes the conversion itself.
-pub fn derived_params(scop: &Scop) -> String {
+pub fn derived_params(scop: &rosepolly::model::Scop) -> String {
+    let params = ParamData::of(scop);
     scop.derived
         .iter()
         .map(|d| {
-            let v = host_control(scop, &rosepolly::syntax::from_affine(&d.value));
+            let v = host_control(&params, &rosepolly::syntax::from_affine(&d.value));
             format!("  const long {} = ({})({v});\n", d.name, d.ty.spelling())
         })
         .collect()
 }
 
 /// A control expression of device code, where the parameters are `long` already.
-fn device_control(scop: &Scop, e: &Expr) -> Expr {
-    e.substitute(&|name| param(scop, name).map(|_| Expr::var(user(unmarked(name)))))
+fn device_control(params: &[ParamData], e: &Expr) -> Expr {
+    e.substitute(&|name| param(params, name).map(|_| Expr::var(user(unmarked(name)))))
 }
 
 /// The parameter a name of recovered code is: a parameter whose name has polyc's prefix is
 /// marked there (see [`crate::names`]), a generated name is not.
-fn param(scop: &Scop, name: &str) -> Option<usize> {
-    let p = scop.params.iter().position(|p| p == unmarked(name))?;
-    (user(&scop.params[p]) == name).then_some(p)
+fn param(params: &[ParamData], name: &str) -> Option<usize> {
+    let p = params.iter().position(|p| p.name == unmarked(name))?;
+    (user(&params[p].name) == name).then_some(p)
 }
 
 /// Print a recovered loop program.
-pub fn print(scop: &Scop, program: &Node, opts: &COptions) -> String {
+pub fn print(scop: &ScopData, program: &Node, opts: &COptions) -> String {
     print_k(scop, &KNode::from_syntax(program), opts, None)
 }
 
 /// Print a statement tree; `device` for device code.
 pub fn print_k(
-    scop: &Scop,
+    scop: &ScopData,
     program: &KNode,
     opts: &COptions,
     device: Option<&dyn DeviceHooks>,
@@ -213,7 +213,7 @@ pub fn print_k(
 /// Print a loop tree whose statement instances are calls `call(stmt, args)` returns the code
 /// of (the host's outer loops, whose "statements" are groups).
 pub fn print_calls(
-    scop: &Scop,
+    scop: &ScopData,
     program: &Node,
     opts: &COptions,
     call: &dyn Fn(usize, &[Expr]) -> String,
@@ -233,7 +233,7 @@ pub fn print_calls(
 type CallFn<'a> = &'a dyn Fn(usize, &[Expr]) -> String;
 
 struct Printer<'a> {
-    scop: &'a Scop<'a>,
+    scop: &'a ScopData,
     opts: &'a COptions,
     device: Option<&'a dyn DeviceHooks>,
     call: Option<CallFn<'a>>,
@@ -248,8 +248,8 @@ impl Printer<'_> {
     /// Device code receives the parameters as `long` already.
     fn control(&self, e: &Expr) -> Expr {
         match self.device {
-            Some(_) => device_control(self.scop, e),
-            None => host_control(self.scop, e),
+            Some(_) => device_control(&self.scop.params, e),
+            None => host_control(&self.scop.params, e),
         }
     }
 

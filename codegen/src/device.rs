@@ -15,13 +15,13 @@ use avelas_contract::kernel_args::{self, ArgType, RUNTIME_ARGS};
 use rosepolly::math::isl::Ctx;
 use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::model::Scop;
-use rosepolly::syntax::{from_affine, FLOORD, MAX, MIN};
+use rosepolly::syntax::{FLOORD, MAX, MIN};
 
 use crate::c::{self, COptions, DeviceHooks};
 use crate::footprint;
 use crate::host::{indent, tile_loop};
-use crate::ir::{base, origin, size, GroupCode, GroupIr, KNode, ScopIr, TiledGroup};
-use crate::names::{unmarked, user, user_expr};
+use crate::ir::{base, origin, size, GroupCode, GroupIr, KNode, ScopData, ScopIr, TiledGroup};
+use crate::names::{unmarked, user};
 
 /// Which language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,12 +53,17 @@ pub enum KernelArg {
 
 /// The data of a SCoP as kernel arguments: parameters, outer values, tile sizes, arrays,
 /// scalars.
-pub fn kernel_args(scop: &Scop, ir: &ScopIr, outer: &[String]) -> Vec<KernelArg> {
-    let mut args: Vec<KernelArg> = scop.params.iter().cloned().map(KernelArg::Param).collect();
+pub fn kernel_args(ir: &ScopIr, outer: &[String]) -> Vec<KernelArg> {
+    let data = &ir.data;
+    let mut args: Vec<KernelArg> = data
+        .params
+        .iter()
+        .map(|p| KernelArg::Param(p.name.clone()))
+        .collect();
     args.extend(outer.iter().cloned().map(KernelArg::Outer));
     args.extend((0..ir.depth).map(KernelArg::TileSize));
-    for d in scop.symbols.data.values() {
-        let (name, elem) = (d.name.clone(), d.elem_type.clone());
+    for d in &data.data {
+        let (name, elem) = (d.name.clone(), d.elem.clone());
         args.push(if !d.extents.is_empty() {
             KernelArg::Array {
                 name,
@@ -81,7 +86,6 @@ pub fn kernel_name(scop: usize, group: usize) -> String {
 
 /// Prints the kernels of one SCoP.
 pub struct DeviceCode<'a> {
-    pub scop: &'a Scop<'a>,
     pub ir: &'a ScopIr,
     pub dialect: Dialect,
 }
@@ -146,7 +150,7 @@ impl DeviceCode<'_> {
                 ArgType::Long => format!("const long {}", a.name),
             })
             .collect();
-        for a in kernel_args(self.scop, self.ir, &g.outer) {
+        for a in kernel_args(self.ir, &g.outer) {
             params.push(match a {
                 KernelArg::Param(n) => format!("const long {}", user(&n)),
                 KernelArg::Outer(n) => format!("const long {n}"),
@@ -274,29 +278,28 @@ impl DeviceCode<'_> {
             probe: None,
         };
         let hooks = Hooks {
-            scop: self.scop,
+            data: &self.ir.data,
             dialect: self.dialect,
         };
-        c::print_k(self.scop, code, &opts, Some(&hooks))
+        c::print_k(&self.ir.data, code, &opts, Some(&hooks))
     }
 }
 
 struct Hooks<'a> {
-    scop: &'a Scop<'a>,
+    data: &'a ScopData,
     dialect: Dialect,
 }
 
 impl DeviceHooks for Hooks<'_> {
     fn statement(&self, e: Expr) -> Expr {
-        let scop = self.scop;
+        let data = self.data;
         e.map(&mut |n| match n {
-            Expr::Index { array, subscripts } => match scop.symbols.get(unmarked(&array)) {
+            Expr::Index { array, subscripts } => match data.datum(unmarked(&array)) {
                 Some(d) if subscripts.len() == d.extents.len() && d.extents.len() > 1 => {
                     let mut lin = subscripts[0].clone();
                     for (s, ext) in subscripts.iter().zip(&d.extents).skip(1) {
                         let extent = ext
-                            .as_ref()
-                            .map(|e| user_expr(&from_affine(e)))
+                            .clone()
                             .expect("the GPU targets check array extents first");
                         lin = Expr::Binary {
                             op: BinaryOp::Add,
@@ -320,7 +323,7 @@ impl DeviceHooks for Hooks<'_> {
                 func: opencl_math(&func),
                 args,
             },
-            Expr::Var(v) => match scop.symbols.get(unmarked(&v)) {
+            Expr::Var(v) => match data.datum(unmarked(&v)) {
                 Some(d) if d.extents.is_empty() && d.written => Expr::Index {
                     array: v,
                     subscripts: vec![Expr::int(0)],

@@ -7,6 +7,7 @@ use rosepolly::model::Scop;
 use rosepolly::syntax;
 
 use crate::c::host_control;
+use crate::ir::ParamData;
 use crate::names::user;
 
 /// Assignments of the iterators' final values, one line each (indented by two); an iterator
@@ -26,13 +27,19 @@ pub fn assignments(ctx: &Ctx, scop: &Scop) -> String {
         let where_defined = set.clone().params();
         let pa = set.clone().dim_max(0);
         let assumed = assumed_box(ctx, scop);
-        let v = host_control(scop, &syntax::value(ctx, scop, pa, assumed.clone()));
+        let v = host_control(
+            &ParamData::of(scop),
+            &syntax::value(ctx, scop, pa, assumed.clone()),
+        );
         let assign = format!("{} = ({})({v});", user(&e.name), e.ty.spelling());
         let everywhere = assumed.is_subset(&where_defined);
         if everywhere {
             out.push_str(&format!("  {assign}\n"));
         } else {
-            let c = host_control(scop, &syntax::condition(ctx, scop, &where_defined, assumed));
+            let c = host_control(
+                &ParamData::of(scop),
+                &syntax::condition(ctx, scop, &where_defined, assumed),
+            );
             out.push_str(&format!("  if ({c}) {assign}\n"));
         }
     }

@@ -11,6 +11,7 @@ use rosepolly::syntax;
 
 use crate::c::host_control;
 use crate::footprint;
+use crate::ir::{DatumData, ParamData};
 use crate::names::user;
 
 /// The run-time test that the SCoP's arrays do not overlap (docs/scop-rules.md): the code that
@@ -49,7 +50,7 @@ pub fn overlap_check(ctx: &Ctx, scop: &Scop) -> Option<(String, String)> {
             let _ = writeln!(decls, "  long {r}[2] = {{0, 1}};");
         } else {
             let fp = footprint::footprint(ctx, scop, &d.name);
-            let extents = footprint::extents_c(d);
+            let extents = footprint::extents_c(&DatumData::of(d));
             let out = format!("polyc_span_out_{}", d.name);
             let _ = writeln!(decls, "  long {r}[2], {out}[2];");
             decls.push_str(&crate::host::indent(
@@ -96,7 +97,10 @@ pub fn guard(ctx: &Ctx, scop: &Scop) -> Option<(String, String)> {
 fn assumption_guard(ctx: &Ctx, scop: &Scop) -> Option<String> {
     let a = scop.assumptions.as_ref()?;
     let all = rosepolly::analysis::params::param_box(ctx, scop);
-    let cond = host_control(scop, &syntax::condition(ctx, scop, &a.context.set(), all));
+    let cond = host_control(
+        &ParamData::of(scop),
+        &syntax::condition(ctx, scop, &a.context.set(), all),
+    );
     // A 64-bit unsigned parameter is compared before it is converted to `long`.
     let mut parts: Vec<String> = scop
         .params

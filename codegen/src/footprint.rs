@@ -17,10 +17,9 @@ use std::fmt::Write;
 
 use rosepolly::analysis::footprint::{self, dim_hull};
 use rosepolly::math::isl::{Ctx, DimType, Set};
-use rosepolly::model::{Datum, Scop};
-use rosepolly::syntax::from_affine;
+use rosepolly::model::Scop;
 
-use crate::names::user_expr;
+use crate::ir::DatumData;
 
 /// An array's box: inclusive `(lower, upper)` C expressions per dimension, in the parameters
 /// (`None` where the accesses give no upper bound: the run-time then clips to the array), and
@@ -46,15 +45,11 @@ pub struct Footprint {
     pub written_is_box: bool,
 }
 
-/// The footprint of array `name` (which must have extents) in `scop`.
 /// An array's extents as `long` C expressions (`None`: the first, unknown, of a parameter).
-pub fn extents_c(d: &Datum) -> Vec<Option<String>> {
+pub fn extents_c(d: &DatumData) -> Vec<Option<String>> {
     d.extents
         .iter()
-        .map(|e| {
-            e.as_ref()
-                .map(|e| format!("(long)({})", user_expr(&from_affine(e))))
-        })
+        .map(|e| e.as_ref().map(|e| format!("(long)({e})")))
         .collect()
 }
 

@@ -7,20 +7,17 @@ use std::fmt::Write;
 
 use avelas_contract::{ConfigFns, AVELAS_FNS};
 use rosepolly::model::expr::Expr;
-use rosepolly::model::Scop;
-use rosepolly::syntax::from_affine;
 
 use crate::device::{kernel_args, kernel_name, Dialect, KernelArg};
 use crate::footprint::{self, Footprint};
 use crate::gpu_api::{self, GpuApi, Transfer};
 use crate::host::{group_opening, indent, Labels, TileWalk};
 use crate::host_printer::{self, HostDialect};
-use crate::ir::{size, tile, GroupCode, GroupIr, ScopIr, ThreadLayout};
-use crate::names::{user, user_expr};
+use crate::ir::{size, tile, DatumData, GroupCode, GroupIr, ScopIr, ThreadLayout};
+use crate::names::user;
 
 /// Prints the host side of one lowered SCoP.
 pub struct GpuHost<'a> {
-    pub scop: &'a Scop<'a>,
     pub ir: &'a ScopIr,
     api: &'static dyn GpuApi,
     /// The name of the static string holding the OpenCL kernels' source.
@@ -32,31 +29,28 @@ pub struct GpuHost<'a> {
 
 /// `name`'s size in bytes on the device: its declared extents, with `rows` standing for a
 /// first extent the declaration does not give.
-fn bytes(scop: &Scop, name: &str, rows: Option<&str>) -> String {
-    let d = scop.symbols.get(name).expect("kernel arguments are data");
+fn bytes(d: &DatumData, rows: Option<&str>) -> String {
     let mut parts: Vec<String> = d
         .extents
         .iter()
         .map(|e| match (e, rows) {
-            (Some(e), _) => format!("(size_t)({})", user_expr(&from_affine(e))),
+            (Some(e), _) => format!("(size_t)({e})"),
             (None, Some(r)) => format!("(size_t)({r})"),
             (None, None) => unreachable!("device::unsupported checks inner extents"),
         })
         .collect();
-    parts.push(format!("sizeof({})", d.elem_type));
+    parts.push(format!("sizeof({})", d.elem));
     parts.join(" * ")
 }
 
 impl<'a> GpuHost<'a> {
     pub fn new(
-        scop: &'a Scop<'a>,
         ir: &'a ScopIr,
         dialect: Dialect,
         source: String,
         footprints: Vec<(String, Footprint)>,
     ) -> Self {
         GpuHost {
-            scop,
             ir,
             api: gpu_api::api(dialect),
             source,
@@ -66,7 +60,7 @@ impl<'a> GpuHost<'a> {
     }
 
     fn data(&self) -> Vec<KernelArg> {
-        kernel_args(self.scop, self.ir, &[])
+        kernel_args(self.ir, &[])
             .into_iter()
             .filter(|a| matches!(a, KernelArg::Array { .. } | KernelArg::WrittenScalar { .. }))
             .collect()
@@ -74,7 +68,7 @@ impl<'a> GpuHost<'a> {
 
     /// The C block that replaces the SCoP.
     pub fn print(&self) -> String {
-        host_printer::print(self, self.scop, self.ir)
+        host_printer::print(self, self.ir)
     }
 
     /// Allocation and copy-in of one array or written scalar, and its copy-out and release.
@@ -84,11 +78,7 @@ impl<'a> GpuHost<'a> {
             KernelArg::WrittenScalar { name, .. } => (name.as_str(), true),
             _ => unreachable!("only data move"),
         };
-        let d = self
-            .scop
-            .symbols
-            .get(name)
-            .expect("kernel arguments are data");
+        let d = self.ir.data.datum(name).expect("kernel arguments are data");
         let dev = format!("polyc_d_{name}");
         let (mut set, mut tear) = (String::new(), String::new());
         // Byte offset and length of what moves in and out.
@@ -113,7 +103,7 @@ impl<'a> GpuHost<'a> {
             let (r_in, r_out) = (format!("polyc_in_{name}"), format!("polyc_out_{name}"));
             let _ = writeln!(set, "long {r_in}[2], {r_out}[2];");
             set.push_str(&footprint::ranges_c(fp, &extents, &r_in, &r_out));
-            let elem = format!("sizeof({})", d.elem_type);
+            let elem = format!("sizeof({})", d.elem);
             let range = |r: &str| {
                 (
                     format!("(size_t){r}[0] * {elem}"),
@@ -122,7 +112,7 @@ impl<'a> GpuHost<'a> {
             };
             (
                 user(name),
-                bytes(self.scop, name, rows.as_deref()),
+                bytes(d, rows.as_deref()),
                 range(&r_in),
                 written.then(|| range(&r_out)),
             )
@@ -235,13 +225,13 @@ impl<'a> GpuHost<'a> {
                     "long polyc_c[] = {{{coords}}};\navelas_tile_bucket_push(polyc_tb{g}, polyc_full, polyc_c);\n"
                 );
                 let walk = TileWalk {
-                    scop: self.scop,
+                    ir: self.ir,
                     group,
                     tiles: t,
                     openmp: false,
                     visit,
                     flush: launch,
-                    label: self.labels.next(self.scop.id),
+                    label: self.labels.next(self.ir.id),
                     trace: AVELAS_FNS.trace,
                 };
                 out.push_str(&indent(&walk.print(), 2));
@@ -254,7 +244,7 @@ impl<'a> GpuHost<'a> {
     /// Set the kernel's arguments, launch it over the bucket, empty the bucket.
     fn launch(&self, g: &GroupIr) -> String {
         let i = g.index;
-        let args = kernel_args(self.scop, self.ir, &g.outer);
+        let args = kernel_args(self.ir, &g.outer);
         let mut s = self.api.launch(i, &kernel_name(self.ir.id, i), &args);
         let _ = writeln!(s, "avelas_tile_bucket_clear(polyc_tb{i});");
         s

@@ -10,16 +10,14 @@
 use std::cell::Cell;
 use std::fmt::Write;
 
-use rosepolly::model::Scop;
-
 use ptile::TileMode;
 
 use crate::c::{self, COptions};
-use crate::ir::{size, tile, GroupIr, TiledGroup};
+use crate::ir::{size, tile, GroupIr, ScopIr, TiledGroup};
 
 /// What the walk does besides finding tiles.
 pub struct TileWalk<'a> {
-    pub scop: &'a Scop<'a>,
+    pub ir: &'a ScopIr,
     pub group: &'a GroupIr,
     pub tiles: &'a TiledGroup,
     /// Run the tiles of a step with OpenMP threads.
@@ -201,7 +199,7 @@ impl TileWalk<'_> {
             indent: 4,
             probe: Some(format!("{{ polyc_nonempty = 1; goto {}; }}", self.label)),
         };
-        w.push_str(&c::print_k(self.scop, &t.probe, &probe, None));
+        w.push_str(&c::print_k(&self.ir.data, &t.probe, &probe, None));
         let _ = writeln!(w, "  }}");
         let _ = writeln!(w, "  {}:;", self.label);
         let _ = writeln!(w, "  if (polyc_nonempty) {{");
@@ -233,7 +231,7 @@ impl TileWalk<'_> {
         format!(
             "if ({}()) fprintf(stderr, \"polyc-tile: scop={} group={} outer={} step=%ld tile={}\\n\"{}, (long)({step}){});",
             self.trace,
-            self.scop.id,
+            self.ir.id,
             self.group.index,
             list(self.group.outer.len()),
             list(t.host_dims),

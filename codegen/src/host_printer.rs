@@ -7,7 +7,6 @@ use std::fmt::Write;
 
 use avelas_contract::ConfigFns;
 use rosepolly::model::expr::Expr;
-use rosepolly::model::Scop;
 
 use crate::c::{self, COptions};
 use crate::host::indent;
@@ -47,7 +46,7 @@ pub trait HostDialect {
 }
 
 /// The C block that replaces a lowered SCoP, for the target `d` describes.
-pub fn print(d: &impl HostDialect, scop: &Scop, ir: &ScopIr) -> String {
+pub fn print(d: &impl HostDialect, ir: &ScopIr) -> String {
     let config = d.config();
     let mut out = d.open();
     out.push_str(&prologue(ir, d.fixed_sizes(), &config));
@@ -59,7 +58,7 @@ pub fn print(d: &impl HostDialect, scop: &Scop, ir: &ScopIr) -> String {
         indent: 2,
         probe: None,
     };
-    let tiled = c::print_calls(scop, &ir.host, &host, &|g, args| d.group(g, args));
+    let tiled = c::print_calls(&ir.data, &ir.host, &host, &|g, args| d.group(g, args));
     out.push_str(&d.body(tiled));
     out.push_str(&d.finish());
     out.push_str(&indent(&teardown, 2));
@@ -83,15 +82,14 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns) -> Str
         };
         let _ = writeln!(out, "  const long {} = {value};", size(k));
     }
-    let names: Vec<String> = ir
-        .params
+    let params = &ir.data.params;
+    let names: Vec<String> = params
         .iter()
-        .map(|p| format!(" {}=%ld", user(p)))
+        .map(|p| format!(" {}=%ld", user(&p.name)))
         .collect();
-    let args: Vec<String> = ir
-        .params
+    let args: Vec<String> = params
         .iter()
-        .map(|p| format!(", (long)({})", user(p)))
+        .map(|p| format!(", (long)({})", user(&p.name)))
         .collect();
     let _ = writeln!(
         out,

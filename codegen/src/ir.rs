@@ -8,8 +8,10 @@
 //! sequential loops; for a GPU the lowering has mapped band dimensions to work-items
 //! ([`KNode::Points`]) and placed barriers ([`KNode::Barrier`]).
 
+use rosepolly::model::ctype::IntType;
 use rosepolly::model::expr::Expr;
-use rosepolly::syntax::Node;
+use rosepolly::model::{Casts, Scop};
+use rosepolly::syntax::{from_affine, Node};
 
 use ptile::TileMode;
 
@@ -122,13 +124,105 @@ impl KNode {
     }
 }
 
+/// What printers need to know of the SCoP itself (its parameters, statements and data), so
+/// that they take the IR alone.
+#[derive(Debug, Clone)]
+pub struct ScopData {
+    pub params: Vec<ParamData>,
+    pub statements: Vec<StatementData>,
+    pub data: Vec<DatumData>,
+}
+
+/// A parameter: its model name (see `crate::names` for the C name) and C type.
+#[derive(Debug, Clone)]
+pub struct ParamData {
+    pub name: String,
+    pub ty: IntType,
+}
+
+/// A statement: its C expression over its iterators, and where its instances need casts.
+#[derive(Debug, Clone)]
+pub struct StatementData {
+    pub body: Expr,
+    pub iterators: Vec<String>,
+    pub iterator_types: Vec<IntType>,
+    pub casts: Casts,
+}
+
+/// An array or scalar of the SCoP.
+#[derive(Debug, Clone)]
+pub struct DatumData {
+    pub name: String,
+    /// C type of an element.
+    pub elem: String,
+    /// Extents as C expressions over the parameters' C names (`None`: not declared).
+    pub extents: Vec<Option<Expr>>,
+    pub written: bool,
+}
+
+impl ScopData {
+    pub fn of(scop: &Scop) -> ScopData {
+        ScopData {
+            params: ParamData::of(scop),
+            statements: scop
+                .statements
+                .iter()
+                .map(|st| StatementData {
+                    body: st.body.clone(),
+                    iterators: st.iterators.clone(),
+                    iterator_types: st.iterator_types.clone(),
+                    casts: st.casts,
+                })
+                .collect(),
+            data: scop.symbols.data.values().map(DatumData::of).collect(),
+        }
+    }
+
+    /// The datum named `name` (a model name).
+    pub fn datum(&self, name: &str) -> Option<&DatumData> {
+        self.data.iter().find(|d| d.name == name)
+    }
+}
+
+impl ParamData {
+    pub fn of(scop: &Scop) -> Vec<ParamData> {
+        scop.params
+            .iter()
+            .zip(&scop.param_types)
+            .map(|(p, &ty)| ParamData {
+                name: p.clone(),
+                ty,
+            })
+            .collect()
+    }
+}
+
+impl DatumData {
+    pub fn of(d: &rosepolly::model::Datum) -> DatumData {
+        DatumData {
+            name: d.name.clone(),
+            elem: d.elem_type.clone(),
+            extents: d
+                .extents
+                .iter()
+                .map(|e| e.as_ref().map(|e| crate::names::user_expr(&from_affine(e))))
+                .collect(),
+            written: d.written,
+        }
+    }
+
+    pub fn is_scalar(&self) -> bool {
+        self.extents.is_empty()
+    }
+}
+
 /// A SCoP lowered for tiled execution.
 pub struct ScopIr {
     pub id: usize,
     /// How many tile sizes the SCoP reads.
     pub depth: usize,
-    /// C names of the SCoP's parameters.
-    pub params: Vec<String>,
+    /// The SCoP's parameters, statements and data.
+    pub data: ScopData,
     /// The outer structure: its [`Node::User`] nodes are groups (`stmt` indexes
     /// [`ScopIr::groups`]), with the values of the outer dimensions as arguments.
     pub host: Node,

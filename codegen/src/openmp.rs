@@ -9,7 +9,6 @@
 use std::fmt::Write;
 
 use rosepolly::model::expr::Expr;
-use rosepolly::model::Scop;
 
 use avelas_contract::{ConfigFns, C_TARGET_FNS};
 
@@ -20,7 +19,6 @@ use crate::ir::{GroupCode, ScopIr, WorkBox};
 
 /// Prints one lowered SCoP as C+OpenMP.
 pub struct OpenMp<'a> {
-    pub scop: &'a Scop<'a>,
     pub ir: &'a ScopIr,
     /// Emit OpenMP pragmas.
     pub openmp: bool,
@@ -30,14 +28,8 @@ pub struct OpenMp<'a> {
 }
 
 impl<'a> OpenMp<'a> {
-    pub fn new(
-        scop: &'a Scop<'a>,
-        ir: &'a ScopIr,
-        openmp: bool,
-        fixed_sizes: Option<&'a [i64]>,
-    ) -> Self {
+    pub fn new(ir: &'a ScopIr, openmp: bool, fixed_sizes: Option<&'a [i64]>) -> Self {
         OpenMp {
-            scop,
             ir,
             openmp,
             fixed_sizes,
@@ -47,7 +39,7 @@ impl<'a> OpenMp<'a> {
 
     /// The C block that replaces the SCoP.
     pub fn print(&self) -> String {
-        host_printer::print(self, self.scop, self.ir)
+        host_printer::print(self, self.ir)
     }
 }
 
@@ -77,7 +69,7 @@ impl HostDialect for OpenMp<'_> {
                     indent: 4,
                     probe: None,
                 };
-                out.push_str(&c::print_k(self.scop, &original.code, &seq, None));
+                out.push_str(&c::print_k(&self.ir.data, &original.code, &seq, None));
                 let _ = writeln!(out, "  }} else {{");
                 out.push_str(&indent(&tiled, 2));
                 let _ = writeln!(out, "  }}");
@@ -106,7 +98,7 @@ impl HostDialect for OpenMp<'_> {
                     indent: 2,
                     probe: None,
                 };
-                out.push_str(&c::print_k(self.scop, code, &opts, None));
+                out.push_str(&c::print_k(&self.ir.data, code, &opts, None));
             }
             GroupCode::Tiled(t) => {
                 let _ = writeln!(
@@ -120,23 +112,23 @@ impl HostDialect for OpenMp<'_> {
                     indent: 0,
                     probe: None,
                 };
-                let partial = c::print_k(self.scop, &t.body, &body, None);
+                let partial = c::print_k(&self.ir.data, &t.body, &body, None);
                 let visit = match &t.full_body {
                     Some(full) => format!(
                         "if (polyc_full) {{\n{}}} else {{\n{}}}\n",
-                        indent(&c::print_k(self.scop, full, &body, None), 2),
+                        indent(&c::print_k(&self.ir.data, full, &body, None), 2),
                         indent(&partial, 2)
                     ),
                     None => partial,
                 };
                 let walk = TileWalk {
-                    scop: self.scop,
+                    ir: self.ir,
                     group,
                     tiles: t,
                     openmp: self.openmp,
                     visit,
                     flush: String::new(),
-                    label: self.labels.next(self.scop.id),
+                    label: self.labels.next(self.ir.id),
                     trace: C_TARGET_FNS.trace,
                 };
                 out.push_str(&indent(&walk.print(), 2));

@@ -11,7 +11,7 @@ use crate::device::{DeviceCode, Dialect};
 use crate::driver::CompileOptions;
 use crate::footprint;
 use crate::gpu_host::{c_string, GpuHost};
-use crate::ir::ScopIr;
+use crate::ir::{ScopData, ScopIr};
 use crate::lower::{Device, Lowering};
 use crate::openmp::OpenMp;
 
@@ -36,11 +36,7 @@ impl ScopJob<'_, '_> {
         if !ir.has_device_parallelism() {
             return None;
         }
-        let device = DeviceCode {
-            scop,
-            ir: &ir,
-            dialect,
-        };
+        let device = DeviceCode { ir: &ir, dialect };
         let source_name = format!("polyc_cl_source_{}", scop.id);
         let top = match dialect {
             Dialect::Cuda => format!("\n/* Kernels of SCoP {} */\n{}", scop.id, device.kernels()),
@@ -57,7 +53,7 @@ impl ScopJob<'_, '_> {
             .filter(|d| !d.is_scalar())
             .map(|d| (d.name.clone(), footprint::footprint(ctx, scop, &d.name)))
             .collect();
-        let body = GpuHost::new(scop, &ir, dialect, source_name, footprints).print();
+        let body = GpuHost::new(&ir, dialect, source_name, footprints).print();
         let how = match dialect {
             Dialect::OpenCl => "scheduled with Pluto, tiled with run-time tile sizes, OpenCL",
             Dialect::Cuda => "scheduled with Pluto, tiled with run-time tile sizes, CUDA",
@@ -92,7 +88,7 @@ impl ScopJob<'_, '_> {
             indent: 2,
             probe: None,
         };
-        let body = c::print(scop, &program, &copts);
+        let body = c::print(&ScopData::of(scop), &program, &copts);
         scop_block(scop, "scheduled with Pluto", &body)
     }
 
@@ -122,7 +118,7 @@ impl ScopJob<'_, '_> {
     pub fn tiled_c(&self) -> String {
         let (scop, opts) = (self.scop, self.opts);
         let ir = self.lowered(Device::Cpu, false);
-        let body = OpenMp::new(scop, &ir, opts.openmp, opts.fixed_tile_sizes.as_deref()).print();
+        let body = OpenMp::new(&ir, opts.openmp, opts.fixed_tile_sizes.as_deref()).print();
         let how = match &opts.fixed_tile_sizes {
             None => "scheduled with Pluto, tiled with run-time tile sizes",
             Some(_) => "scheduled with Pluto, tiled with tile sizes fixed at compile time",

@@ -20,7 +20,9 @@ use rosepolly::syntax::Node;
 use pluto::Schedule;
 use ptile::{outer_param, IntraDim, TileGroup, TileSpace};
 
-use crate::ir::{origin, size, GroupCode, GroupIr, KNode, OriginalOrder, ScopIr, TiledGroup};
+use crate::ir::{
+    origin, size, GroupCode, GroupIr, KNode, OriginalOrder, ScopData, ScopIr, TiledGroup,
+};
 use ranges::{named, tile_end, tile_range};
 use threads::strip_parallel;
 
@@ -62,7 +64,7 @@ impl Lowering<'_, '_> {
         ScopIr {
             id: self.scop.id,
             depth: self.space.depth(),
-            params: self.scop.params.clone(),
+            data: ScopData::of(self.scop),
             host: self.host(),
             groups: (0..self.space.groups.len())
                 .map(|g| self.group(g))
