@@ -10,11 +10,21 @@
 //!
 //! The table goes to stdout and, in Markdown, to `--out` (default `target/bench-tiling.md`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-use polybench::harness::{self, Build};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::{geomean, split, time_all, timing_build, Variant};
+use polybench::harness;
 use polybench::Kernel;
+
+/// A run longer than this counts as infinitely slow.
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn polyc(k: &Kernel, build: &harness::Build, flags: &[&str], out: &Path) -> Result<(), String> {
+    common::polyc(Path::new(env!("CARGO_BIN_EXE_polyc")), k, build, flags, out)
+}
 
 /// The kernels of issue 4's comparison with Pluto and PPCG.
 const KERNELS: &str = "gemm,2mm,jacobi-2d,seidel-2d,fdtd-2d,heat-3d,jacobi-1d,lu,syrk,covariance";
@@ -58,92 +68,11 @@ fn options() -> Options {
     o
 }
 
-fn split(s: &str, sep: char) -> Vec<String> {
-    s.split(sep)
-        .filter(|x| !x.is_empty())
-        .map(String::from)
-        .collect()
-}
-
 fn usage(flag: &str) -> ! {
     eprintln!(
         "bench-tiling: bad argument near '{flag}'\nusage: cargo bench --bench tiling -- [--kernels a,b] [--datasets MEDIUM,LARGE] [--runs N] [--sizes '32;16,64,64'] [--threads N] [--out FILE]"
     );
     std::process::exit(2)
-}
-
-/// A built program and the environment it runs with.
-struct Variant {
-    name: String,
-    exe: PathBuf,
-    env: Vec<(String, String)>,
-    times: Vec<f64>,
-}
-
-impl Variant {
-    fn new(name: &str, exe: &Path, env: &[(&str, &str)]) -> Variant {
-        Variant {
-            name: name.into(),
-            exe: exe.to_path_buf(),
-            env: env
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            times: Vec::new(),
-        }
-    }
-
-    fn median(&self) -> f64 {
-        let mut t = self.times.clone();
-        t.sort_by(f64::total_cmp);
-        t[t.len() / 2]
-    }
-}
-
-/// Time each variant `runs` times, round-robin.
-fn time_all(variants: &mut [Variant], runs: usize) -> Result<(), String> {
-    for _ in 0..runs {
-        for v in variants.iter_mut() {
-            let out = Command::new(&v.exe)
-                .envs(v.env.iter().map(|(k, v)| (k, v)))
-                .output()
-                .map_err(|e| format!("cannot run {}: {e}", v.exe.display()))?;
-            let text = String::from_utf8_lossy(&out.stdout);
-            let t: f64 = text
-                .lines()
-                .last()
-                .and_then(|l| l.trim().parse().ok())
-                .filter(|_| out.status.success())
-                .ok_or_else(|| {
-                    format!(
-                        "{} ({}) printed no time: {}",
-                        v.name,
-                        v.exe.display(),
-                        String::from_utf8_lossy(&out.stderr)
-                    )
-                })?;
-            v.times.push(t);
-        }
-    }
-    Ok(())
-}
-
-fn polyc(k: &Kernel, build: &Build, flags: &[&str], out: &Path) -> Result<(), String> {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_polyc"));
-    cmd.arg(&k.source)
-        .args(build.cpp_flags(k))
-        .args(flags)
-        .arg("-o")
-        .arg(out);
-    let r = cmd.output().map_err(|e| e.to_string())?;
-    if r.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "polyc failed: {}",
-            String::from_utf8_lossy(&r.stderr)
-        ))
-    }
 }
 
 struct Row {
@@ -158,17 +87,7 @@ struct Row {
 }
 
 fn bench(k: &Kernel, dataset: &str, o: &Options, work: &Path) -> Result<Row, String> {
-    let build = |openmp: bool| Build {
-        dataset: dataset.into(),
-        openmp,
-        cflags: vec![
-            "-O3".into(),
-            "-march=native".into(),
-            "-DPOLYBENCH_TIME".into(),
-        ],
-        dump_arrays: false,
-        ldflags: Vec::new(),
-    };
+    let build = |openmp: bool| timing_build(dataset, openmp);
     let tag = format!("{}-{dataset}", k.name);
     let exe = |v: &str| work.join(format!("{tag}-{v}"));
     harness::compile(k, &k.source, &build(false), &exe("orig"))?;
@@ -192,7 +111,7 @@ fn bench(k: &Kernel, dataset: &str, o: &Options, work: &Path) -> Result<Row, Str
             &[("OMP_NUM_THREADS", threads), ("POLYC_TILE_SIZES", s)],
         ));
     }
-    time_all(&mut vs, o.runs)?;
+    time_all(&mut vs, o.runs, LIMIT)?;
     let best = vs[2..]
         .iter()
         .min_by(|a, b| a.median().total_cmp(&b.median()))
@@ -218,7 +137,7 @@ fn bench(k: &Kernel, dataset: &str, o: &Options, work: &Path) -> Result<Row, Str
         ),
         Variant::new("fixed", &exe("fixed"), &[("OMP_NUM_THREADS", threads)]),
     ];
-    time_all(&mut pf, o.runs)?;
+    time_all(&mut pf, o.runs, LIMIT)?;
     Ok(Row {
         kernel: k.name.clone(),
         dataset: dataset.into(),
@@ -229,10 +148,6 @@ fn bench(k: &Kernel, dataset: &str, o: &Options, work: &Path) -> Result<Row, Str
         parametric: pf[0].median(),
         fixed: pf[1].median(),
     })
-}
-
-fn geomean(v: &[f64]) -> f64 {
-    (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
 }
 
 fn main() {
@@ -252,19 +167,11 @@ fn main() {
     }
     let work = harness::scratch_dir("bench-tiling");
     let mut table = String::new();
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|c| {
-            c.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_default();
     let head = format!(
-        "Machine: {cpu}, {} cores; gcc -O3 -march=native; OMP_NUM_THREADS={}; medians of {} runs (milliseconds, PolyBench's kernel timer).\n\n\
+        "Machine: {}; gcc -O3 -march=native; OMP_NUM_THREADS={}; medians of {} runs (milliseconds, PolyBench's kernel timer).\n\n\
          | kernel | dataset | original | --no-tile | tiled (best sizes) | speed-up | parametric | fixed | overhead |\n\
          |---|---|---:|---:|---:|---:|---:|---:|---:|\n",
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        common::machine(),
         o.threads,
         o.runs
     );

@@ -3,8 +3,8 @@
 //! reject the same values is checked by running them (`tests/runtime_contract.rs`).
 
 use crate::config::{
-    DEFAULT_MIN_POINTS, DEFAULT_TILE_SIZE, MAX_TILE_SIZE, MAX_TILE_SIZES, MIN_POINTS_EXPECTED,
-    SWITCH_EXPECTED, TILE_SIZES_EXPECTED,
+    DEFAULT_TILE_SIZE, MAX_TILE_SIZE, MAX_TILE_SIZES, MIN_POINTS_EXPECTED, SWITCH_EXPECTED,
+    TILE_SIZES_EXPECTED,
 };
 use crate::C_TARGET_FNS;
 
@@ -67,13 +67,14 @@ static inline __attribute__((unused)) long {tile_size}(int k) {{
   return sizes[k < n ? k : n - 1];
 }}
 /* POLYC_MIN_POINTS: SCoPs whose tiled bands span fewer points run untiled, in their original
-   order (tiles and threads do not pay there). Unset or empty: {DEFAULT_MIN_POINTS}; 0: always tile. */
+   order (tiles and threads do not pay there); 0: always tile. Unset or empty: -1, the generated
+   program's cost model decides. */
 static inline __attribute__((unused)) long polyc_min_points(void) {{
-  static long v = -1;
-  if (v < 0) {{
+  static long v = -2;
+  if (v == -2) {{
     const char *s = getenv("POLYC_MIN_POINTS");
     char *end;
-    if (!s || !*s) v = {DEFAULT_MIN_POINTS};
+    if (!s || !*s) v = -1;
     else {{
       errno = 0;
       v = strtol(s, &end, 10);

@@ -13,10 +13,6 @@ pub const DEFAULT_TILE_SIZE: i64 = 32;
 pub const MAX_TILE_SIZE: i64 = 1_000_000_000;
 /// The most values `POLYC_TILE_SIZES` may list (the C target's parser holds as many).
 pub const MAX_TILE_SIZES: usize = 64;
-/// On a CPU, a SCoP whose tiled bands span fewer points than this (`POLYC_MIN_POINTS`) runs
-/// untiled in its original order: tiles and threads cost more than they save there (measured:
-/// jacobi-1d LARGE, 10^6 points, runs in 0.2 ms untiled and 3 ms tiled on two threads).
-pub const DEFAULT_MIN_POINTS: i64 = 1 << 22;
 /// The variables a generated program reads.
 pub const VARIABLES: &[&str] = &[
     "POLYC_TILE_SIZES",
@@ -66,8 +62,9 @@ impl fmt::Display for DeviceChoice {
 pub struct Config {
     /// Outermost tiled dimension first; empty: [`DEFAULT_TILE_SIZE`] everywhere.
     pub tile_sizes: Vec<i64>,
-    /// SCoPs with fewer points run untiled (the C+OpenMP target; GPU targets always tile).
-    pub min_points: i64,
+    /// SCoPs with fewer points run untiled (the C+OpenMP target; GPU targets always tile);
+    /// `None`: the generated program's cost model decides.
+    pub min_points: Option<i64>,
     pub profile: bool,
     pub trace: bool,
     pub device: DeviceChoice,
@@ -208,13 +205,13 @@ fn local_mem(v: Option<&str>) -> Result<u64, ConfigError> {
 }
 
 /// A count: decimal digits only, within `i64`.
-fn min_points(v: Option<&str>) -> Result<i64, ConfigError> {
+fn min_points(v: Option<&str>) -> Result<Option<i64>, ConfigError> {
     let Some(text) = v.filter(|t| !t.is_empty()) else {
-        return Ok(DEFAULT_MIN_POINTS);
+        return Ok(None);
     };
     let digits = text.bytes().all(|b| b.is_ascii_digit());
     match text.parse::<i64>() {
-        Ok(n) if digits => Ok(n),
+        Ok(n) if digits => Ok(Some(n)),
         _ => Err(ConfigError {
             variable: "POLYC_MIN_POINTS",
             value: text.to_string(),
@@ -266,8 +263,11 @@ mod tests {
         for bad in ["-1", "+1", " 1", "1k", "99999999999999999999"] {
             assert!(config(&[("POLYC_MIN_POINTS", bad)]).is_err(), "{bad}");
         }
-        assert_eq!(config(&[("POLYC_MIN_POINTS", "0")]).unwrap().min_points, 0);
-        assert_eq!(config(&[]).unwrap().min_points, DEFAULT_MIN_POINTS);
+        assert_eq!(
+            config(&[("POLYC_MIN_POINTS", "0")]).unwrap().min_points,
+            Some(0)
+        );
+        assert_eq!(config(&[]).unwrap().min_points, None);
         assert!(config(&[("POLYC_DEVICE", "a:b")]).is_err());
         assert!(config(&[("POLYC_LOCAL_MEM", "lots")]).is_err());
     }

@@ -56,9 +56,68 @@ static inline __attribute__((unused)) double polyc_now(void) {{
 /// avelas-rt).
 pub fn runtime() -> String {
     format!(
-        "{}#ifndef POLYC_RUNTIME\n#define POLYC_RUNTIME\n#include <errno.h>\n{}#endif\n",
+        "{}#ifndef POLYC_RUNTIME\n#define POLYC_RUNTIME\n#include <errno.h>\n{}{}#endif\n",
         host_support(false),
-        avelas_contract::c_config::definitions()
+        avelas_contract::c_config::definitions(),
+        cost_model()
+    )
+}
+
+/// On a CPU, a SCoP runs tiled (and on several threads) only when that is expected to pay:
+/// with `POLYC_MIN_POINTS` unset, when its points exceed [`COLD_POINTS`] while OpenMP's threads
+/// have not yet run in this process (their start-up is paid once, and measured 1 to 6 ms on
+/// our 2-core machine: more than a whole MEDIUM gemm), [`WARM_POINTS`] once they have; on one
+/// thread, only when the data exceed the last-level cache (tiles then buy locality alone).
+pub const COLD_POINTS: i64 = 1 << 25;
+/// See [`COLD_POINTS`] (measured: jacobi-1d LARGE, 10^6 points, runs in 0.2 ms untiled and
+/// 3 ms tiled on two threads).
+pub const WARM_POINTS: i64 = 1 << 22;
+
+/// The C of the decision [`COLD_POINTS`] describes: `polyc_tiles_pay(points, bytes)`.
+fn cost_model() -> String {
+    format!(
+        r#"#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <unistd.h>
+/* Whether OpenMP's threads have run in this process (their start-up is paid). */
+static int polyc_threads_started = 0;
+/* Bytes of the last-level cache (8 MiB when the system does not say). */
+static inline __attribute__((unused)) double polyc_cache_bytes(void) {{
+  static long v = -1;
+  if (v < 0) {{
+    long c = -1;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    c = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (c <= 0) c = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    v = c > 0 ? c : 8L << 20;
+  }}
+  return (double)v;
+}}
+/* The fewest tiles a step shares out among the threads (fewer: one thread runs them, as a fork
+   and join costs more than a handful of tiles gain). */
+static inline __attribute__((unused)) long polyc_min_parallel(void) {{
+  int threads = 1;
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  return 2L * threads;
+}}
+/* Whether a SCoP of `points` statement instances over `bytes` of arrays runs tiled. */
+static inline __attribute__((unused)) int polyc_tiles_pay(double points, double bytes) {{
+  const long min = polyc_min_points();
+  int threads = 1;
+  if (min >= 0) return points >= (double)min;
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  if (threads <= 1) return bytes > polyc_cache_bytes() && points >= {WARM_POINTS}.0;
+  if (points < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)) return 0;
+  polyc_threads_started = 1;
+  return 1;
+}}
+"#
     )
 }
 

@@ -57,8 +57,11 @@ impl TileWalk<'_> {
         let n = t.host_dims;
         let mut out = String::from("{\n");
         let w = &mut out;
+        // A step's tiles run on several threads only when there are enough of them to share
+        // (`polyc_lo`..`polyc_hi`, the outermost tile loop's range): a fork and join per step
+        // costs more than a handful of tiles gain.
         let omp = if self.openmp {
-            "#pragma omp parallel for schedule(dynamic) reduction(+:polyc_tiles)\n"
+            "#pragma omp parallel for if(polyc_hi - polyc_lo + 1 >= polyc_min_parallel()) schedule(dynamic) reduction(+:polyc_tiles)\n"
         } else {
             ""
         };
@@ -70,7 +73,7 @@ impl TileWalk<'_> {
             match t.mode {
                 TileMode::Parallel | TileMode::Sequential => {
                     let (lo, hi) = &t.ranges[0];
-                    let _ = writeln!(w, "  const long polyc_lo0 = {lo}, polyc_hi0 = {hi};");
+                    let _ = writeln!(w, "  const long polyc_lo = {lo}, polyc_hi = {hi};");
                     let parallel = t.mode == TileMode::Parallel;
                     if parallel {
                         let _ = writeln!(w, "  const long polyc_before = polyc_tiles;");
@@ -78,7 +81,7 @@ impl TileWalk<'_> {
                     }
                     let _ = writeln!(
                         w,
-                        "  for (long polyc_t0 = polyc_lo0; polyc_t0 <= polyc_hi0; polyc_t0++) {{"
+                        "  for (long polyc_t0 = polyc_lo; polyc_t0 <= polyc_hi; polyc_t0++) {{"
                     );
                     if !parallel {
                         let _ = writeln!(w, "    const long polyc_before = polyc_tiles;");
@@ -124,7 +127,6 @@ impl TileWalk<'_> {
             sum("ghi", 0)
         );
         let _ = writeln!(w, "  const long polyc_before = polyc_tiles;");
-        w.push_str(&indent(omp, 2));
         // t_0 .. t_{m-2} as loops, t_{m-1} = w - (t_0 + ... + t_{m-2}).
         let mut body = String::new();
         let last = m - 1;
@@ -152,9 +154,15 @@ impl TileWalk<'_> {
                 format!("polyc_lmax({lo}, {taken} - ({}))", sum("ghi", k + 1)),
                 format!("polyc_lmin({hi}, {taken} - ({}))", sum("glo", k + 1)),
             );
-            // The outermost loop keeps OpenMP's canonical form (one variable, a bound).
-            let l = tile_loop(k, &lo, &hi, &body, k == 0);
-            body = l;
+            body = if k == 0 {
+                // The outermost loop keeps OpenMP's canonical form (one variable, a bound); its
+                // range, named, decides whether the step's tiles are shared out.
+                let _ = writeln!(w, "  const long polyc_lo = {lo}, polyc_hi = {hi};");
+                w.push_str(&indent(omp, 2));
+                tile_loop(k, "polyc_lo", "polyc_hi", &body, true)
+            } else {
+                tile_loop(k, &lo, &hi, &body, false)
+            };
         }
         w.push_str(&indent(&body, 2));
         w.push_str(&indent(&self.end_of_step(), 2));

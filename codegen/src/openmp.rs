@@ -15,7 +15,7 @@ use avelas_contract::{ConfigFns, C_TARGET_FNS};
 use crate::c::{self, COptions};
 use crate::host::{group_opening, indent, Labels, TileWalk};
 use crate::host_printer::{self, HostDialect};
-use crate::ir::{GroupCode, ScopIr, WorkBox};
+use crate::ir::{GroupCode, ScopData, ScopIr, WorkBox};
 
 /// Prints one lowered SCoP as C+OpenMP.
 pub struct OpenMp<'a> {
@@ -58,9 +58,10 @@ impl HostDialect for OpenMp<'_> {
         match &self.ir.original {
             Some(original) => {
                 out.push_str(&indent(&work_estimate(&original.work), 2));
+                out.push_str(&indent(&data_bytes(&self.ir.data), 2));
                 let _ = writeln!(
                     out,
-                    "  const int polyc_untiled = polyc_points < (double)polyc_min_points();"
+                    "  const int polyc_untiled = !polyc_tiles_pay(polyc_points, polyc_bytes);"
                 );
                 let _ = writeln!(out, "  if (polyc_untiled) {{");
                 let seq = COptions {
@@ -137,6 +138,27 @@ impl HostDialect for OpenMp<'_> {
         out.push_str("}\n");
         out
     }
+}
+
+/// C code computing `polyc_bytes`, the bytes of the SCoP's arrays whose extents are known.
+fn data_bytes(data: &ScopData) -> String {
+    let mut out = String::from("double polyc_bytes = 0;\n");
+    for d in data.data.iter().filter(|d| !d.is_scalar()) {
+        let extents: Option<Vec<String>> = d
+            .extents
+            .iter()
+            .map(|e| e.as_ref().map(|e| format!("(double)({e})")))
+            .collect();
+        if let Some(extents) = extents {
+            let _ = writeln!(
+                out,
+                "polyc_bytes += {} * (double)sizeof({});",
+                extents.join(" * "),
+                d.elem
+            );
+        }
+    }
+    out
 }
 
 /// C code computing `polyc_points`, the volume of the boxes (the estimate of the work).

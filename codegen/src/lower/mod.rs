@@ -73,10 +73,10 @@ impl Lowering<'_, '_> {
         }
     }
 
-    /// On a CPU without outer loops: the SCoP in its original order, and the boxes whose
-    /// volume estimates its work (which decides whether tiles pay).
+    /// On a CPU: the SCoP in its original order, and the boxes whose volume estimates its
+    /// work (which decides whether tiles pay); outer loops included, their instances count.
     fn original_order(&self) -> Option<OriginalOrder> {
-        if self.device != Device::Cpu || !self.space.outer_dims.is_empty() {
+        if self.device != Device::Cpu {
             return None;
         }
         let work = self.work_boxes()?;
