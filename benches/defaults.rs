@@ -96,6 +96,13 @@ fn bench(k: &Kernel, dataset: &str, o: &Options, work: &Path) -> Result<Row, Str
     })
 }
 
+/// One kernel's speed-ups over the original.
+struct Speedup {
+    dataset: String,
+    polyc: f64,
+    baseline: Option<f64>,
+}
+
 /// Milliseconds, or `>limit` for a run that was killed.
 fn ms(t: f64, limit: Duration) -> String {
     if t.is_finite() {
@@ -130,7 +137,7 @@ fn main() {
         if base { "---:|---:|" } else { "" },
     );
     print!("{table}");
-    let mut speedups: Vec<(String, f64, Option<f64>)> = Vec::new();
+    let mut speedups: Vec<Speedup> = Vec::new();
     for name in &o.kernels {
         let Some(k) = polybench::kernel(name) else {
             eprintln!("bench-defaults: no kernel named '{name}'");
@@ -154,19 +161,26 @@ fn main() {
             line.push('\n');
             print!("{line}");
             table.push_str(&line);
-            speedups.push((d.clone(), s, sb));
+            speedups.push(Speedup {
+                dataset: d.clone(),
+                polyc: s,
+                baseline: sb,
+            });
         }
     }
     let mut summary = String::from("\n");
     for d in &o.datasets {
-        let of = |f: &dyn Fn(&(String, f64, Option<f64>)) -> Option<f64>| -> Vec<f64> {
+        let of = |f: fn(&Speedup) -> Option<f64>| -> Vec<f64> {
             speedups
                 .iter()
-                .filter(|r| &r.0 == d)
+                .filter(|r| &r.dataset == d)
                 .filter_map(f)
                 .collect()
         };
-        for (who, v) in [("polyc", of(&|r| Some(r.1))), ("baseline", of(&|r| r.2))] {
+        for (who, v) in [
+            ("polyc", of(|r| Some(r.polyc))),
+            ("baseline", of(|r| r.baseline)),
+        ] {
             if v.is_empty() {
                 continue;
             }
