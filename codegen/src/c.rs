@@ -67,7 +67,8 @@ pub fn runtime() -> String {
 /// with `POLYC_MIN_POINTS` unset, when its points exceed [`COLD_POINTS`] while OpenMP's threads
 /// have not yet run in this process (their start-up is paid once, and measured 1 to 6 ms on
 /// our 2-core machine: more than a whole MEDIUM gemm), [`WARM_POINTS`] once they have; on one
-/// thread, only when the data exceed the last-level cache (tiles then buy locality alone).
+/// thread, only when the data exceed the last-level cache (tiles then buy locality alone). The
+/// threads are those of OpenMP less the cores other processes keep busy when the SCoP starts.
 pub const COLD_POINTS: i64 = 1 << 25;
 /// See [`COLD_POINTS`] (measured: jacobi-1d LARGE, 10^6 points, runs in 0.2 ms untiled and
 /// 3 ms tiled on two threads).
@@ -82,6 +83,8 @@ fn cost_model() -> String {
 #include <unistd.h>
 /* Whether OpenMP's threads have run in this process (their start-up is paid). */
 static int polyc_threads_started = 0;
+/* The threads tiled code runs on (`num_threads` of its parallel loops). */
+static int polyc_threads = 1;
 /* Bytes of the last-level cache (8 MiB when the system does not say). */
 static inline __attribute__((unused)) double polyc_cache_bytes(void) {{
   static long v = -1;
@@ -98,21 +101,41 @@ static inline __attribute__((unused)) double polyc_cache_bytes(void) {{
 /* The fewest tiles a step shares out among the threads (fewer: one thread runs them, as a fork
    and join costs more than a handful of tiles gain). */
 static inline __attribute__((unused)) long polyc_min_parallel(void) {{
+  return 2L * polyc_threads;
+}}
+/* OpenMP's threads, fewer where other processes keep cores busy right now (Linux: the runnable
+   tasks of /proc/loadavg, less this one and the threads it may have left spinning): threads
+   that wait for a descheduled one at every step run many times slower than one thread. */
+static inline __attribute__((unused)) int polyc_usable_threads(void) {{
   int threads = 1;
 #ifdef _OPENMP
   threads = omp_get_max_threads();
 #endif
-  return 2L * threads;
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  double load[3];
+  int running = 0, tasks = 0;
+  FILE *f = threads > 1 ? fopen("/proc/loadavg", "r") : 0;
+  if (!f) return threads;
+  if (fscanf(f, "%lf %lf %lf %d/%d", &load[0], &load[1], &load[2], &running, &tasks) != 5) running = 1;
+  fclose(f);
+  long others = running - (polyc_threads_started ? threads : 1);
+  if (others < 0) others = 0;
+  long free = (cores > 0 ? cores : threads) - others;
+  if (free < threads) threads = free < 1 ? 1 : (int)free;
+  return threads;
 }}
-/* Whether a SCoP of `points` statement instances over `bytes` of arrays runs tiled. */
+/* Whether a SCoP of `points` statement instances over `bytes` of arrays runs tiled, and on how
+   many threads (`polyc_threads`). */
 static inline __attribute__((unused)) int polyc_tiles_pay(double points, double bytes) {{
   const long min = polyc_min_points();
-  int threads = 1;
-  if (min >= 0) return points >= (double)min;
+  if (min >= 0) {{
 #ifdef _OPENMP
-  threads = omp_get_max_threads();
+    polyc_threads = omp_get_max_threads();
 #endif
-  if (threads <= 1) return bytes > polyc_cache_bytes() && points >= {WARM_POINTS}.0;
+    return points >= (double)min;
+  }}
+  polyc_threads = polyc_usable_threads();
+  if (polyc_threads <= 1) return bytes > polyc_cache_bytes() && points >= {WARM_POINTS}.0;
   if (points < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)) return 0;
   polyc_threads_started = 1;
   return 1;
@@ -132,6 +155,8 @@ pub struct COptions {
     pub indent: usize,
     /// Print this line instead of every statement instance (the empty-tile probe).
     pub probe: Option<String>,
+    /// Clauses after `#pragma omp parallel for` (` num_threads(...)`).
+    pub clauses: &'static str,
 }
 
 impl Default for COptions {
@@ -141,6 +166,7 @@ impl Default for COptions {
             index_type: "int".into(),
             indent: 2,
             probe: None,
+            clauses: "",
         }
     }
 }
@@ -359,7 +385,8 @@ impl Printer<'_> {
             }) => {
                 let parallel = self.opts.openmp && *parallel && !in_parallel;
                 if parallel {
-                    self.line(indent, "#pragma omp parallel for");
+                    let pragma = format!("#pragma omp parallel for{}", self.opts.clauses);
+                    self.line(indent, &pragma);
                 }
                 let step = if *step == 1 {
                     format!("{var}++")

@@ -276,6 +276,7 @@ impl DeviceCode<'_> {
             index_type: "long".into(),
             indent: 2 + extra,
             probe: None,
+            clauses: "",
         };
         let hooks = Hooks {
             data: &self.ir.data,

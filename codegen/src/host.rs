@@ -61,7 +61,7 @@ impl TileWalk<'_> {
         // (`polyc_lo`..`polyc_hi`, the outermost tile loop's range): a fork and join per step
         // costs more than a handful of tiles gain.
         let omp = if self.openmp {
-            "#pragma omp parallel for if(polyc_hi - polyc_lo + 1 >= polyc_min_parallel()) schedule(dynamic) reduction(+:polyc_tiles)\n"
+            "#pragma omp parallel for if(polyc_hi - polyc_lo + 1 >= polyc_min_parallel()) num_threads(polyc_threads) schedule(dynamic) reduction(+:polyc_tiles)\n"
         } else {
             ""
         };
@@ -206,6 +206,7 @@ impl TileWalk<'_> {
             index_type: "long".into(),
             indent: 4,
             probe: Some(format!("{{ polyc_nonempty = 1; goto {}; }}", self.label)),
+            clauses: "",
         };
         w.push_str(&c::print_k(&self.ir.data, &t.probe, &probe, None));
         let _ = writeln!(w, "  }}");

@@ -57,6 +57,7 @@ pub fn print(d: &impl HostDialect, ir: &ScopIr) -> String {
         index_type: "long".into(),
         indent: 2,
         probe: None,
+        clauses: "",
     };
     let tiled = c::print_calls(&ir.data, &ir.host, &host, &|g, args| d.group(g, args));
     out.push_str(&d.body(tiled));

@@ -69,6 +69,7 @@ impl HostDialect for OpenMp<'_> {
                     index_type: "long".into(),
                     indent: 4,
                     probe: None,
+                    clauses: "",
                 };
                 out.push_str(&c::print_k(&self.ir.data, &original.code, &seq, None));
                 let _ = writeln!(out, "  }} else {{");
@@ -98,6 +99,7 @@ impl HostDialect for OpenMp<'_> {
                     index_type: "long".into(),
                     indent: 2,
                     probe: None,
+                    clauses: " num_threads(polyc_threads)",
                 };
                 out.push_str(&c::print_k(&self.ir.data, code, &opts, None));
             }
@@ -112,6 +114,7 @@ impl HostDialect for OpenMp<'_> {
                     index_type: "long".into(),
                     indent: 0,
                     probe: None,
+                    clauses: "",
                 };
                 let partial = c::print_k(&self.ir.data, &t.body, &body, None);
                 let visit = match &t.full_body {

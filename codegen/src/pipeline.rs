@@ -87,6 +87,7 @@ impl ScopJob<'_, '_> {
             index_type: "long".into(),
             indent: 2,
             probe: None,
+            clauses: "",
         };
         let body = c::print(&ScopData::of(scop), &program, &copts);
         scop_block(scop, "scheduled with Pluto", &body)
