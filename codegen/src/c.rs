@@ -134,8 +134,11 @@ static inline __attribute__((unused)) int polyc_tiles_pay(double points, double 
 #endif
     return points >= (double)min;
   }}
+  /* Below the smallest threshold nothing more is asked (the system calls below cost tens of
+     microseconds, as much as a small kernel). */
+  if (points < {WARM_POINTS}.0) return 0;
   polyc_threads = polyc_usable_threads();
-  if (polyc_threads <= 1) return bytes > polyc_cache_bytes() && points >= {WARM_POINTS}.0;
+  if (polyc_threads <= 1) return bytes > polyc_cache_bytes();
   if (points < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)) return 0;
   polyc_threads_started = 1;
   return 1;
