@@ -13,57 +13,42 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{geomean, split, time_all, timing_build, Variant};
+use common::{geomean, time_all, timing_build, Variant};
 use polybench::{harness, Kernel};
 
 struct Options {
-    kernels: Vec<String>,
-    datasets: Vec<String>,
-    runs: usize,
-    threads: String,
+    shared: common::Shared,
     baseline: Option<PathBuf>,
     limit: Duration,
-    out: PathBuf,
 }
 
 fn options() -> Options {
     let mut o = Options {
-        kernels: polybench::kernels().into_iter().map(|k| k.name).collect(),
-        datasets: vec!["MEDIUM".into()],
-        runs: 3,
-        threads: "2".into(),
+        shared: common::Shared {
+            kernels: polybench::kernels().into_iter().map(|k| k.name).collect(),
+            datasets: vec!["MEDIUM".into()],
+            runs: 3,
+            threads: "2".into(),
+            out: PathBuf::from("target/bench-defaults.md"),
+        },
         baseline: None,
         limit: Duration::from_secs(60),
-        out: PathBuf::from("target/bench-defaults.md"),
     };
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().cloned().unwrap_or_else(|| usage(flag));
-        match flag.as_str() {
-            "--kernels" => o.kernels = split(&value(), ','),
-            "--datasets" => o.datasets = split(&value(), ','),
-            "--runs" => o.runs = value().parse().unwrap_or_else(|_| usage(flag)),
-            "--threads" => o.threads = value(),
-            "--baseline" => o.baseline = Some(PathBuf::from(value())),
-            "--limit" => {
-                o.limit = Duration::from_secs(value().parse().unwrap_or_else(|_| usage(flag)))
+    for (flag, value) in common::flag_values(usage) {
+        match o.shared.take(&flag, &value) {
+            Ok(true) => {}
+            Ok(false) if flag == "--baseline" => o.baseline = Some(PathBuf::from(value)),
+            Ok(false) if flag == "--limit" => {
+                o.limit = Duration::from_secs(value.parse().unwrap_or_else(|_| usage(&flag)))
             }
-            "--out" => o.out = PathBuf::from(value()),
-            _ => usage(flag),
+            _ => usage(&flag),
         }
     }
     o
 }
 
 fn usage(flag: &str) -> ! {
-    eprintln!(
-        "bench-defaults: bad argument near '{flag}'\nusage: cargo bench --bench defaults -- [--kernels a,b] [--datasets MEDIUM,LARGE] [--runs N] [--threads N] [--baseline POLYC] [--limit SECONDS] [--out FILE]"
-    );
-    std::process::exit(2)
+    common::usage("defaults", "[--baseline POLYC] [--limit SECONDS]", flag)
 }
 
 /// Medians in seconds: original, polyc, baseline polyc.
@@ -77,7 +62,7 @@ fn bench(k: &Kernel, dataset: &str, o: &Options, work: &Path) -> Result<Row, Str
     let tag = format!("{}-{dataset}", k.name);
     let exe = |v: &str| work.join(format!("{tag}-{v}"));
     harness::compile(k, &k.source, &timing_build(dataset, false), &exe("orig"))?;
-    let threads = [("OMP_NUM_THREADS", o.threads.as_str())];
+    let threads = [("OMP_NUM_THREADS", o.shared.threads.as_str())];
     let mut vs = vec![Variant::new("original", &exe("orig"), &[])];
     let ours = PathBuf::from(env!("CARGO_BIN_EXE_polyc"));
     for (v, polyc) in [("polyc", Some(&ours)), ("baseline", o.baseline.as_ref())] {
@@ -88,7 +73,7 @@ fn bench(k: &Kernel, dataset: &str, o: &Options, work: &Path) -> Result<Row, Str
         harness::compile(k, &src, &build, &exe(v))?;
         vs.push(Variant::new(v, &exe(v), &threads));
     }
-    time_all(&mut vs, o.runs, o.limit)?;
+    time_all(&mut vs, o.shared.runs, o.limit)?;
     Ok(Row {
         original: vs[0].median(),
         polyc: vs[1].median(),
@@ -118,11 +103,11 @@ fn main() {
     // small kernel shows that the benchmark still builds, runs and compares.
     let mut _smoke = None;
     if !std::env::args().any(|a| a == "--bench") {
-        o.kernels = vec!["jacobi-1d".into()];
-        o.datasets = vec!["MINI".into()];
-        o.runs = 1;
+        o.shared.kernels = vec!["jacobi-1d".into()];
+        o.shared.datasets = vec!["MINI".into()];
+        o.shared.runs = 1;
         let dir = harness::scratch_dir("bench-defaults-smoke");
-        o.out = dir.join("table.md");
+        o.shared.out = dir.join("table.md");
         _smoke = Some(dir);
     }
     let work = harness::scratch_dir("bench-defaults");
@@ -131,19 +116,19 @@ fn main() {
         "Machine: {}; gcc -O3 -march=native; OMP_NUM_THREADS={}, no POLYC_* variable; medians of {} runs, round-robin (milliseconds, PolyBench's kernel timer).\n\n\
          | kernel | dataset | original | polyc | speed-up |{}\n|---|---|---:|---:|---:|{}\n",
         common::machine(),
-        o.threads,
-        o.runs,
+        o.shared.threads,
+        o.shared.runs,
         if base { " baseline | speed-up |" } else { "" },
         if base { "---:|---:|" } else { "" },
     );
     print!("{table}");
     let mut speedups: Vec<Speedup> = Vec::new();
-    for name in &o.kernels {
+    for name in &o.shared.kernels {
         let Some(k) = polybench::kernel(name) else {
             eprintln!("bench-defaults: no kernel named '{name}'");
             std::process::exit(2);
         };
-        for d in &o.datasets {
+        for d in &o.shared.datasets {
             let r = bench(&k, d, &o, &work).unwrap_or_else(|e| {
                 eprintln!("bench-defaults: {name} {d}: {e}");
                 std::process::exit(1);
@@ -169,7 +154,7 @@ fn main() {
         }
     }
     let mut summary = String::from("\n");
-    for d in &o.datasets {
+    for d in &o.shared.datasets {
         let of = |f: fn(&Speedup) -> Option<f64>| -> Vec<f64> {
             speedups
                 .iter()
@@ -198,11 +183,14 @@ fn main() {
     }
     print!("{summary}");
     table.push_str(&summary);
-    if let Some(dir) = o.out.parent() {
+    if let Some(dir) = o.shared.out.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    if let Err(e) = std::fs::write(&o.out, table) {
-        eprintln!("bench-defaults: cannot write {}: {e}", o.out.display());
+    if let Err(e) = std::fs::write(&o.shared.out, table) {
+        eprintln!(
+            "bench-defaults: cannot write {}: {e}",
+            o.shared.out.display()
+        );
         std::process::exit(1);
     }
 }

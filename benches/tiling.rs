@@ -31,48 +31,33 @@ const KERNELS: &str = "gemm,2mm,jacobi-2d,seidel-2d,fdtd-2d,heat-3d,jacobi-1d,lu
 const SIZES: &str = "16;32;64;8,64,64;32,256,64;4,128,128";
 
 struct Options {
-    kernels: Vec<String>,
-    datasets: Vec<String>,
-    runs: usize,
+    shared: common::Shared,
     sizes: Vec<String>,
-    threads: String,
-    out: PathBuf,
 }
 
 fn options() -> Options {
     let mut o = Options {
-        kernels: split(KERNELS, ','),
-        datasets: vec!["MEDIUM".into(), "LARGE".into()],
-        runs: 5,
+        shared: common::Shared {
+            kernels: split(KERNELS, ','),
+            datasets: vec!["MEDIUM".into(), "LARGE".into()],
+            runs: 5,
+            threads: "2".into(),
+            out: PathBuf::from("target/bench-tiling.md"),
+        },
         sizes: split(SIZES, ';'),
-        threads: "2".into(),
-        out: PathBuf::from("target/bench-tiling.md"),
     };
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().cloned().unwrap_or_else(|| usage(flag));
-        match flag.as_str() {
-            "--kernels" => o.kernels = split(&value(), ','),
-            "--datasets" => o.datasets = split(&value(), ','),
-            "--runs" => o.runs = value().parse().unwrap_or_else(|_| usage(flag)),
-            "--sizes" => o.sizes = split(&value(), ';'),
-            "--threads" => o.threads = value(),
-            "--out" => o.out = PathBuf::from(value()),
-            _ => usage(flag),
+    for (flag, value) in common::flag_values(usage) {
+        match o.shared.take(&flag, &value) {
+            Ok(true) => {}
+            Ok(false) if flag == "--sizes" => o.sizes = split(&value, ';'),
+            _ => usage(&flag),
         }
     }
     o
 }
 
 fn usage(flag: &str) -> ! {
-    eprintln!(
-        "bench-tiling: bad argument near '{flag}'\nusage: cargo bench --bench tiling -- [--kernels a,b] [--datasets MEDIUM,LARGE] [--runs N] [--sizes '32;16,64,64'] [--threads N] [--out FILE]"
-    );
-    std::process::exit(2)
+    common::usage("tiling", "[--sizes '32;16,64,64']", flag)
 }
 
 struct Row {
@@ -99,7 +84,7 @@ fn bench(k: &Kernel, dataset: &str, o: &Options, work: &Path) -> Result<Row, Str
         polyc(k, &build(true), flags, &src)?;
         harness::compile(k, &src, &build(true), &exe(v))?;
     }
-    let threads = o.threads.as_str();
+    let threads = o.shared.threads.as_str();
     let mut vs = vec![
         Variant::new("original", &exe("orig"), &[]),
         Variant::new("no-tile", &exe("notile"), &[("OMP_NUM_THREADS", threads)]),
@@ -111,7 +96,7 @@ fn bench(k: &Kernel, dataset: &str, o: &Options, work: &Path) -> Result<Row, Str
             &[("OMP_NUM_THREADS", threads), ("POLYC_TILE_SIZES", s)],
         ));
     }
-    time_all(&mut vs, o.runs, LIMIT)?;
+    time_all(&mut vs, o.shared.runs, LIMIT)?;
     let best = vs[2..]
         .iter()
         .min_by(|a, b| a.median().total_cmp(&b.median()))
@@ -137,7 +122,7 @@ fn bench(k: &Kernel, dataset: &str, o: &Options, work: &Path) -> Result<Row, Str
         ),
         Variant::new("fixed", &exe("fixed"), &[("OMP_NUM_THREADS", threads)]),
     ];
-    time_all(&mut pf, o.runs, LIMIT)?;
+    time_all(&mut pf, o.shared.runs, LIMIT)?;
     Ok(Row {
         kernel: k.name.clone(),
         dataset: dataset.into(),
@@ -157,12 +142,12 @@ fn main() {
     // (Its table goes to a scratch directory that lives until the end of main.)
     let mut _smoke = None;
     if !std::env::args().any(|a| a == "--bench") {
-        o.kernels = vec!["jacobi-1d".into()];
-        o.datasets = vec!["MINI".into()];
-        o.runs = 1;
+        o.shared.kernels = vec!["jacobi-1d".into()];
+        o.shared.datasets = vec!["MINI".into()];
+        o.shared.runs = 1;
         o.sizes = vec!["8".into()];
         let dir = harness::scratch_dir("bench-tiling-smoke");
-        o.out = dir.join("table.md");
+        o.shared.out = dir.join("table.md");
         _smoke = Some(dir);
     }
     let work = harness::scratch_dir("bench-tiling");
@@ -172,19 +157,19 @@ fn main() {
          | kernel | dataset | original | --no-tile | tiled (best sizes) | speed-up | parametric | fixed | overhead |\n\
          |---|---|---:|---:|---:|---:|---:|---:|---:|\n",
         common::machine(),
-        o.threads,
-        o.runs
+        o.shared.threads,
+        o.shared.runs
     );
     print!("{head}");
     table.push_str(&head);
     let mut speedups: Vec<(String, f64)> = Vec::new();
     let mut overheads: Vec<f64> = Vec::new();
-    for name in &o.kernels {
+    for name in &o.shared.kernels {
         let Some(k) = polybench::kernel(name) else {
             eprintln!("bench-tiling: no kernel named '{name}'");
             std::process::exit(2);
         };
-        for d in &o.datasets {
+        for d in &o.shared.datasets {
             match bench(&k, d, &o, &work) {
                 Ok(r) => {
                     let speedup = r.original / r.tiled;
@@ -215,7 +200,7 @@ fn main() {
         }
     }
     let mut summary = String::from("\n");
-    for d in &o.datasets {
+    for d in &o.shared.datasets {
         let v: Vec<f64> = speedups
             .iter()
             .filter(|(ds, _)| ds == d)
@@ -241,10 +226,10 @@ fn main() {
     }
     print!("{summary}");
     table.push_str(&summary);
-    if let Some(dir) = o.out.parent() {
+    if let Some(dir) = o.shared.out.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    if let Err(e) = std::fs::write(&o.out, table) {
-        eprintln!("bench-tiling: cannot write {}: {e}", o.out.display());
+    if let Err(e) = std::fs::write(&o.shared.out, table) {
+        eprintln!("bench-tiling: cannot write {}: {e}", o.shared.out.display());
     }
 }

@@ -148,3 +148,53 @@ pub fn machine() -> String {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     )
 }
+
+/// The options every benchmark takes.
+pub struct Shared {
+    pub kernels: Vec<String>,
+    pub datasets: Vec<String>,
+    pub runs: usize,
+    pub threads: String,
+    pub out: PathBuf,
+}
+
+impl Shared {
+    /// Take `--kernels`, `--datasets`, `--runs`, `--threads` or `--out`; false for another flag,
+    /// `Err` for a value that does not parse.
+    pub fn take(&mut self, flag: &str, value: &str) -> Result<bool, ()> {
+        match flag {
+            "--kernels" => self.kernels = split(value, ','),
+            "--datasets" => self.datasets = split(value, ','),
+            "--runs" => self.runs = value.parse().map_err(|_| ())?,
+            "--threads" => self.threads = value.into(),
+            "--out" => self.out = PathBuf::from(value),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// The command line as (flag, value) pairs (every flag takes a value; cargo's `--bench` aside);
+/// `usage` is called with the flag whose value is missing.
+pub fn flag_values(usage: fn(&str) -> !) -> Vec<(String, String)> {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let mut it = args.into_iter();
+    let mut out = Vec::new();
+    while let Some(flag) = it.next() {
+        let value = it.next().unwrap_or_else(|| usage(&flag));
+        out.push((flag, value));
+    }
+    out
+}
+
+/// Say which argument is wrong and how benchmark `bench` is called (`own`: its own flags), and
+/// exit with status 2.
+pub fn usage(bench: &str, own: &str, flag: &str) -> ! {
+    eprintln!(
+        "bench-{bench}: bad argument near '{flag}'\nusage: cargo bench --bench {bench} -- [--kernels a,b] [--datasets MEDIUM,LARGE] [--runs N] [--threads N] {own} [--out FILE]"
+    );
+    std::process::exit(2)
+}
