@@ -103,6 +103,14 @@ static inline __attribute__((unused)) double polyc_cache_bytes(void) {{
 static inline __attribute__((unused)) long polyc_min_parallel(void) {{
   return 2L * polyc_threads;
 }}
+/* OpenMP's threads (1 without OpenMP). */
+static inline __attribute__((unused)) int polyc_omp_threads(void) {{
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}}
 /* OpenMP's threads, fewer where other processes keep cores busy right now (Linux: the runnable
    tasks of /proc/loadavg, less this one and the threads it may have left spinning): threads
    that wait for a descheduled one at every step run many times slower than one thread. */
@@ -138,7 +146,10 @@ static inline __attribute__((unused)) int polyc_tiles_pay(double points, double 
      microseconds, as much as a small kernel). */
   if (points < {WARM_POINTS}.0) return 0;
   polyc_threads = polyc_usable_threads();
-  if (polyc_threads <= 1) return bytes > polyc_cache_bytes();
+  /* One thread by the user's choice: tiles buy locality alone. One thread because other
+     processes are busy (a snapshot, which can be wrong): the tiled schedule still runs, only
+     without threads to wait for. */
+  if (polyc_omp_threads() <= 1) return bytes > polyc_cache_bytes();
   if (points < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)) return 0;
   polyc_threads_started = 1;
   return 1;
