@@ -115,10 +115,7 @@ static inline __attribute__((unused)) int polyc_omp_threads(void) {{
    tasks of /proc/loadavg, less this one and the threads it may have left spinning): threads
    that wait for a descheduled one at every step run many times slower than one thread. */
 static inline __attribute__((unused)) int polyc_usable_threads(void) {{
-  int threads = 1;
-#ifdef _OPENMP
-  threads = omp_get_max_threads();
-#endif
+  int threads = polyc_omp_threads();
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
   double load[3];
   int running = 0, tasks = 0;
@@ -137,9 +134,7 @@ static inline __attribute__((unused)) int polyc_usable_threads(void) {{
 static inline __attribute__((unused)) int polyc_tiles_pay(double points, double bytes) {{
   const long min = polyc_min_points();
   if (min >= 0) {{
-#ifdef _OPENMP
-    polyc_threads = omp_get_max_threads();
-#endif
+    polyc_threads = polyc_omp_threads();
     return points >= (double)min;
   }}
   /* Below the smallest threshold nothing more is asked (the system calls below cost tens of
