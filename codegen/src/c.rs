@@ -103,6 +103,21 @@ static inline __attribute__((unused)) double polyc_cache_bytes(void) {{
 static inline __attribute__((unused)) long polyc_min_parallel(void) {{
   return 2L * polyc_threads;
 }}
+/* The team that runs a group's wavefronts: its threads, or one thread when the steps hold on
+   average fewer tiles than `polyc_min_parallel` (`units` tile columns, a bounding box, over
+   `waves` steps): each step ends at a barrier, and a handful of tiles per step gains less than
+   the waiting costs. */
+static inline __attribute__((unused)) int polyc_team(double units, long waves) {{
+  return waves > 0 && units >= (double)polyc_min_parallel() * (double)waves ? polyc_threads : 1;
+}}
+/* This thread's number in its team (0 without OpenMP). */
+static inline __attribute__((unused)) int polyc_thread_num(void) {{
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}}
 /* OpenMP's threads (1 without OpenMP). */
 static inline __attribute__((unused)) int polyc_omp_threads(void) {{
 #ifdef _OPENMP

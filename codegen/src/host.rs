@@ -96,17 +96,22 @@ impl TileWalk<'_> {
                         w.push_str(&indent(&self.end_of_step(), 2));
                     }
                 }
-                TileMode::Wavefront => w.push_str(&indent(&self.wavefronts(omp), 2)),
+                TileMode::Wavefront => w.push_str(&indent(&self.wavefronts(), 2)),
             }
         }
         out.push_str("}\n");
         out
     }
 
-    /// The wavefront loop over the first `m` tile dimensions.
-    fn wavefronts(&self, omp: &str) -> String {
+    /// The wavefront loop over the first `m` tile dimensions. With OpenMP, one team runs all
+    /// the steps (thesis §6.2's fork per wavefront cost more than small steps gain): every
+    /// thread walks the steps, shares out each step's outermost tile loop, and waits at a
+    /// barrier before the next.
+    fn wavefronts(&self) -> String {
         let t = self.tiles;
         let m = t.wave_dims.clamp(2, t.depth).min(t.host_dims);
+        debug_assert!(m >= 2, "a wavefront spans two tile dimensions");
+        let team = self.openmp;
         let mut w = String::new();
         for k in 0..m {
             let (lo, hi) = &t.global[k];
@@ -120,13 +125,14 @@ impl TileWalk<'_> {
                 v.join(" + ")
             }
         };
+        let mut steps = String::new();
         let _ = writeln!(
-            w,
+            steps,
             "for (long polyc_w = {}; polyc_w <= {}; polyc_w++) {{",
             sum("glo", 0),
             sum("ghi", 0)
         );
-        let _ = writeln!(w, "  const long polyc_before = polyc_tiles;");
+        let _ = writeln!(steps, "  const long polyc_before = polyc_tiles;");
         // t_0 .. t_{m-2} as loops, t_{m-1} = w - (t_0 + ... + t_{m-2}).
         let mut body = String::new();
         let last = m - 1;
@@ -155,17 +161,44 @@ impl TileWalk<'_> {
                 format!("polyc_lmin({hi}, {taken} - ({}))", sum("glo", k + 1)),
             );
             body = if k == 0 {
-                // The outermost loop keeps OpenMP's canonical form (one variable, a bound); its
-                // range, named, decides whether the step's tiles are shared out.
-                let _ = writeln!(w, "  const long polyc_lo = {lo}, polyc_hi = {hi};");
-                w.push_str(&indent(omp, 2));
+                // The outermost loop keeps OpenMP's canonical form (one variable, a bound).
+                let _ = writeln!(steps, "  const long polyc_lo = {lo}, polyc_hi = {hi};");
+                if team {
+                    let _ = writeln!(steps, "  #pragma omp for schedule(dynamic) nowait");
+                }
                 tile_loop(k, "polyc_lo", "polyc_hi", &body, true)
             } else {
                 tile_loop(k, &lo, &hi, &body, false)
             };
         }
-        w.push_str(&indent(&body, 2));
-        w.push_str(&indent(&self.end_of_step(), 2));
+        steps.push_str(&indent(&body, 2));
+        if team {
+            steps.push_str(&indent(TEAM_STEP_END, 2));
+        } else {
+            steps.push_str(&indent(&self.end_of_step(), 2));
+        }
+        let _ = writeln!(steps, "}}");
+        if !team {
+            w.push_str(&steps);
+            return w;
+        }
+        // The team: the average count of `polyc_t0` values a step holds, over the bounding
+        // box of the tile coordinates, against the threads.
+        let _ = writeln!(
+            w,
+            "const int polyc_team_size = polyc_team((double)(polyc_ghi0 - polyc_glo0 + 1) * (double)(({}) - ({}) + 1), ({}) - ({}) + 1);",
+            sum("ghi", 1),
+            sum("glo", 1),
+            sum("ghi", 0),
+            sum("glo", 0)
+        );
+        let _ = writeln!(w, "long polyc_found[2] = {{0, 0}};");
+        let _ = writeln!(
+            w,
+            "#pragma omp parallel num_threads(polyc_team_size) if(polyc_team_size > 1) reduction(+:polyc_tiles)"
+        );
+        let _ = writeln!(w, "{{");
+        w.push_str(&indent(&steps, 2));
         let _ = writeln!(w, "}}");
         w
     }
@@ -249,6 +282,19 @@ impl TileWalk<'_> {
         )
     }
 }
+
+/// The end of a step in a team (see [`TileWalk::wavefronts`]): whether the step found tiles is
+/// gathered in `polyc_found[polyc_w & 1]`; thread 0 clears the other slot, which the next step
+/// uses, before the barrier (it read that slot after the previous barrier, and nobody writes it
+/// before this one), and counts the step after it.
+const TEAM_STEP_END: &str = "if (polyc_tiles > polyc_before) {
+  #pragma omp atomic write
+  polyc_found[polyc_w & 1] = 1;
+}
+if (polyc_thread_num() == 0) polyc_found[(polyc_w + 1) & 1] = 0;
+#pragma omp barrier
+if (polyc_thread_num() == 0 && polyc_found[polyc_w & 1]) polyc_waves++;
+";
 
 /// The opening of a group's code at its call: `{` and the outer-dimension values the call's
 /// arguments give.
