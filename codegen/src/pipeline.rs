@@ -80,7 +80,9 @@ impl ScopJob<'_, '_> {
             ..RecoveryOptions::new(&iterators)
         };
         let mut program = syntax::recover(ctx, scop, schedule.union_map(ctx, scop), &rec);
-        program.loops_mut(&mut |l, _| l.parallel = schedule.parallel[l.dim]);
+        program.loops_mut(&mut |l, _| {
+            l.parallel = schedule.parallel_loop(l.dim, &l.body.statements())
+        });
         // `long` iterators: no overflow for any `int` or `long` problem size.
         let copts = COptions {
             openmp: opts.openmp,

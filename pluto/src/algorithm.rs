@@ -32,7 +32,8 @@ struct State<'a, 'c> {
     rows: Vec<Vec<Row>>,
     kinds: Vec<DimKind>,
     bands: Vec<Band>,
-    parallel: Vec<bool>,
+    /// Per dimension, per statement: see [`Schedule::loop_parallel`].
+    parallel: Vec<Vec<bool>>,
     pieces: Vec<Piece<'c>>,
     original_from: Option<usize>,
 }
@@ -123,7 +124,8 @@ pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Sch
         rows: st.rows,
         kinds: st.kinds,
         bands: st.bands,
-        parallel: st.parallel,
+        parallel: st.parallel.iter().map(|p| p.iter().all(|&x| x)).collect(),
+        loop_parallel: st.parallel,
         original_order_from: st.original_from,
     })
 }
@@ -325,7 +327,7 @@ impl<'c> State<'_, 'c> {
         self.kinds.push(DimKind::Hyperplane {
             band: self.bands.len(),
         });
-        self.parallel.push(false);
+        self.parallel.push(vec![false; self.rows.len()]);
     }
 
     /// Record the band: parallel flags, then what its dimensions leave unordered.
@@ -335,7 +337,8 @@ impl<'c> State<'_, 'c> {
         for d in start..start + depth {
             let carried = deltas::any_carried(self.scop, &remaining, &self.rows, d);
             parallel.push(!carried);
-            self.parallel[d] = !carried;
+            self.parallel[d] =
+                deltas::parallel_loops(self.scop, &remaining, &self.rows, &self.kinds, d);
             remaining = deltas::restrict(self.scop, remaining, &self.rows, d);
         }
         self.pieces = remaining;
@@ -374,7 +377,7 @@ impl<'c> State<'_, 'c> {
             for (s, r) in rows.iter().enumerate() {
                 self.rows[s].push(r[d].clone());
             }
-            self.parallel.push(false);
+            self.parallel.push(vec![false; self.rows.len()]);
             let pieces = std::mem::take(&mut self.pieces);
             if *kind == DimKind::Scalar {
                 self.kinds.push(DimKind::Scalar);
@@ -433,7 +436,7 @@ impl<'c> State<'_, 'c> {
             self.rows[s].push(Row::constant(d, *v));
         }
         self.kinds.push(DimKind::Scalar);
-        self.parallel.push(false);
+        self.parallel.push(vec![false; self.rows.len()]);
         self.pieces.retain(|p| value[p.src] == value[p.sink]);
         true
     }

@@ -9,7 +9,7 @@ use petgraph::graph::DiGraph;
 use rosepolly::math::isl::{Ctx, Map};
 use rosepolly::model::Scop;
 
-use crate::schedule::Row;
+use crate::schedule::{DimKind, Row};
 
 /// `{ S[x] -> T[y] : r_T(y) <op> r_S(x) }` in the piece's spaces.
 fn relation<'c>(scop: &Scop, piece: &Map<'c>, src: &Row, sink: &Row, op: &str) -> Map<'c> {
@@ -88,6 +88,34 @@ pub(crate) fn any_carried(scop: &Scop, pieces: &[Piece], rows: &[Vec<Row>], d: u
     pieces
         .iter()
         .any(|p| carries(scop, &p.remaining, &rows[p.src][d], &rows[p.sink][d]))
+}
+
+/// Per statement: whether its loop at dimension `d` carries none of the pieces. The statements
+/// that share that loop are those whose constants at the scalar dimensions before `d` agree
+/// (a piece between statements that differ there is ordered by that dimension, so it is not
+/// among the pieces), and a carried piece makes the loop sequential for them alone: gramschmidt's
+/// column updates stay parallel beside the norm's reduction, which the same dimension carries.
+pub(crate) fn parallel_loops(
+    scop: &Scop,
+    pieces: &[Piece],
+    rows: &[Vec<Row>],
+    kinds: &[DimKind],
+    d: usize,
+) -> Vec<bool> {
+    let key = |s: usize| -> Vec<i64> {
+        (0..d)
+            .filter(|&k| kinds[k] == DimKind::Scalar)
+            .map(|k| rows[s][k].constant)
+            .collect()
+    };
+    let sequential: Vec<Vec<i64>> = pieces
+        .iter()
+        .filter(|p| carries(scop, &p.remaining, &rows[p.src][d], &rows[p.sink][d]))
+        .flat_map(|p| [key(p.src), key(p.sink)])
+        .collect();
+    (0..rows.len())
+        .map(|s| !sequential.contains(&key(s)))
+        .collect()
 }
 
 /// Narrow every piece to what dimension `d` leaves unordered; drop the pieces it orders fully.

@@ -74,7 +74,8 @@ pub fn check(ctx: &Ctx, scop: &Scop, schedule: &Schedule) -> Result<(), String> 
 /// ([`rosepolly::enumerate::brute_force_dependences`]) and check on each pair, with the
 /// schedule rows evaluated on the instances, that
 /// - the sink's time vector is lexicographically after the source's;
-/// - the first dimension where they differ is not marked parallel;
+/// - the first dimension where they differ is not marked parallel, for the whole dimension
+///   or for the loop the two statements share there;
 /// - inside every permutable band the pair is not yet ordered by, every band dimension moves
 ///   forward or stays (so rectangular tiles of the band are legal).
 ///
@@ -107,9 +108,9 @@ pub fn brute_force_check(
             if ta[first] > tb[first] {
                 return Err(format!("{} is reversed at dimension {first}", what()));
             }
-            if schedule.parallel[first] {
+            if schedule.parallel_loop(first, &[*src, *sink]) {
                 return Err(format!(
-                    "{} is carried by dimension {first}, which is marked parallel",
+                    "{} is carried by dimension {first}, whose loop around both is marked parallel",
                     what()
                 ));
             }

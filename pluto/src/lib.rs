@@ -128,10 +128,12 @@ pub fn original_schedule<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Schedule {
     let (rows, kinds) = Schedule::original(scop);
     let mut pieces = deltas::direct_pieces(ctx, scop);
     let mut parallel = Vec::new();
+    let mut loop_parallel = Vec::new();
     let mut bands = Vec::new();
     for (d, kind) in kinds.iter().enumerate() {
         let carried = deltas::any_carried(scop, &pieces, &rows, d);
         parallel.push(!carried);
+        loop_parallel.push(deltas::parallel_loops(scop, &pieces, &rows, &kinds, d));
         if let DimKind::Hyperplane { .. } = kind {
             bands.push(Band {
                 start: d,
@@ -147,6 +149,7 @@ pub fn original_schedule<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Schedule {
         kinds,
         bands,
         parallel,
+        loop_parallel,
         original_order_from: Some(0),
     }
 }

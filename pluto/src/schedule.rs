@@ -104,6 +104,10 @@ pub struct Schedule {
     pub bands: Vec<Band>,
     /// Per dimension: whether the loop at that dimension carries no dependence.
     pub parallel: Vec<bool>,
+    /// Per dimension and statement: whether the statement's loop at that dimension carries no
+    /// dependence among the statements that share it (those with the same constants at the
+    /// earlier scalar dimensions). `parallel[d]` holds when all of `loop_parallel[d]` do.
+    pub loop_parallel: Vec<Vec<bool>>,
     /// When the scheduler got stuck (no legal hyperplane, no cut that helps), the dimension
     /// from which the original execution order completes the schedule, as Pluto falls back to
     /// the original order.
@@ -113,6 +117,11 @@ pub struct Schedule {
 impl Schedule {
     pub fn n_dims(&self) -> usize {
         self.kinds.len()
+    }
+
+    /// Whether a loop at dimension `d` around the statements `stmts` carries no dependence.
+    pub fn parallel_loop(&self, d: usize, stmts: &[usize]) -> bool {
+        self.parallel[d] || stmts.iter().all(|&s| self.loop_parallel[d][s])
     }
 
     /// How much of the SCoP can run in parallel at its outer loops, as `(parallel, wavefront)`:

@@ -186,3 +186,30 @@ fn stuck_scheduler_completes_with_the_original_order() {
         pluto::legality::check(ctx, &scops[0], &s).unwrap();
     });
 }
+
+/// A dimension's parallelism is per loop: gramschmidt's dimension after `k` scans the norm's
+/// reduction (carried, sequential) and, in another loop the scalar dimension before separates,
+/// the column updates `R[k][j]`, `A[i][j]` (parallel in `j`). The band's flag says sequential;
+/// the loop of the column updates is parallel, the norm's is not.
+#[test]
+fn parallel_loops_are_told_apart_within_a_dimension() {
+    kernel_schedule("gramschmidt", |scop, r| {
+        let s = &r.schedule;
+        let stmt = |text: &str| {
+            scop.statements
+                .iter()
+                .position(|st| st.text.contains(text))
+                .unwrap_or_else(|| panic!("no statement `{text}`"))
+        };
+        let (norm, update) = (stmt("nrm +="), stmt("A[i][j] = A[i][j] -"));
+        // The first dimension where the update scans `j` (its iterator 1 of k, j, i).
+        let d = (0..s.n_dims())
+            .find(|&d| s.rows[update][d].coeffs.get(1).is_some_and(|&c| c != 0))
+            .unwrap();
+        assert!(!s.parallel[d], "{:?}", s.parallel);
+        assert!(s.loop_parallel[d][update], "{:?}", s.loop_parallel[d]);
+        assert!(!s.loop_parallel[d][norm], "{:?}", s.loop_parallel[d]);
+        assert!(s.parallel_loop(d, &[update, stmt("R[k][j] +=")]));
+        assert!(!s.parallel_loop(d, &[norm]));
+    });
+}

@@ -256,6 +256,7 @@ pub fn instance_boxes(ctx: &Ctx, scop: &Scop, space: &TileSpace) -> Option<Vec<S
                     kinds: Vec::new(),
                     bands: Vec::new(),
                     parallel: Vec::new(),
+                    loop_parallel: Vec::new(),
                     original_order_from: None,
                 },
                 space,

@@ -527,6 +527,30 @@ fn wrap(n: Node, from: usize, to: usize, iters: &[String], row: RowFn) -> Node {
 }
 
 impl Node {
+    /// The statements with an instance in this tree (indices as in [`Node::User`]), each once.
+    pub fn statements(&self) -> Vec<usize> {
+        fn go(n: &Node, out: &mut Vec<usize>) {
+            match n {
+                Node::Block(v) => v.iter().for_each(|c| go(c, out)),
+                Node::For(l) => go(&l.body, out),
+                Node::If { then, other, .. } => {
+                    go(then, out);
+                    if let Some(o) = other {
+                        go(o, out);
+                    }
+                }
+                Node::User { stmt, .. } => {
+                    if !out.contains(stmt) {
+                        out.push(*stmt);
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        go(self, &mut out);
+        out
+    }
+
     /// Visit every loop, outermost first, with mutable access.
     pub fn loops_mut(&mut self, f: &mut impl FnMut(&mut Loop, usize)) {
         fn go(n: &mut Node, f: &mut impl FnMut(&mut Loop, usize), depth: usize) {

@@ -190,9 +190,9 @@ impl Lowering<'_, '_> {
             ..RecoveryOptions::new(&iterators)
         };
         let mut program = syntax::recover(self.ctx, scop, u, &rec);
-        let parallel = &self.schedule.parallel;
+        let schedule = self.schedule;
         program.loops_mut(&mut |l, _| {
-            l.parallel = matches!(dims[l.dim], OutDim::Sched(d) if parallel[d]);
+            l.parallel = matches!(dims[l.dim], OutDim::Sched(d) if schedule.parallel_loop(d, &l.body.statements()));
         });
         program
     }
