@@ -122,6 +122,7 @@ extern "C" {
     fn isl_ast_expr_to_str(p: usize) -> *mut c_char;
     fn isl_ast_build_from_context(set: usize) -> usize;
     fn isl_ast_build_set_iterators(build: usize, iterators: usize) -> usize;
+    fn isl_ast_build_set_options(build: usize, options: usize) -> usize;
     fn isl_ast_build_node_from_schedule_map(build: usize, schedule: usize) -> usize;
     fn isl_ast_build_free(build: usize) -> usize;
     fn isl_ast_build_expr_from_set(build: usize, set: usize) -> usize;
@@ -341,6 +342,17 @@ pub fn ast_from_schedule<'c>(
         let build = isl_ast_build_from_context(context.ptr);
         std::mem::forget(context);
         let build = isl_ast_build_set_iterators(build, list);
+        // `separate` on every dimension: a loop is split where the statements it runs change
+        // (a statement placed at the first iteration of another's loop gets that iteration
+        // peeled) instead of guarding them with conditions inside it. The conditions kept
+        // gemm's and symm's inner loops from vectorising (symm LARGE 0.81x the original, 0.99x
+        // separated); the suite's code grows by at most 8% (trisolv).
+        let vars: Vec<String> = (0..iterators.len()).map(|k| format!("i{k}")).collect();
+        let options = UnionMap::parse(ctx, &format!("{{ [{}] -> separate[x] }}", vars.join(", ")))
+            .expect("AST options parse")
+            .into_raw();
+        let build = isl_ast_build_set_options(build, options.ptr);
+        std::mem::forget(options);
         let schedule = schedule.into_raw();
         let node = isl_ast_build_node_from_schedule_map(build, schedule.ptr);
         std::mem::forget(schedule);
