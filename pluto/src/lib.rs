@@ -77,13 +77,15 @@ pub fn schedule<'c>(
     }
     // Smart fusion fuses whenever a legal band exists, even when the fused loops carry
     // dependences that each nest alone would not (covariance's nests fused along columns that
-    // the correlation nest reads back; atax's `y[j] +=` carried by the fused `i`). When the
-    // distributed schedule gives more statements parallel outer loops (then wavefronts), it is
-    // used instead (docs/decisions.md).
+    // the correlation nest reads back; atax's `y[j] +=` carried by the fused `i`), or when
+    // fusing leaves a shallower band than each nest alone would have (2mm's products fused at
+    // `i` and `j` leave `k` out of the band). When the distributed schedule gives more
+    // statements parallel outer loops, then deeper tiled bands, then wavefronts, it is used
+    // instead (docs/decisions.md).
     let depths: Vec<usize> = scop.statements.iter().map(|s| s.depth()).collect();
     let total: usize = depths.iter().sum();
     let have = fused.outer_parallelism(&depths);
-    if have.0 == total {
+    if have.0 == total && have.1 == total {
         return Ok(fused);
     }
     let distributed = PlutoOptions {

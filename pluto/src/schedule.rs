@@ -124,12 +124,15 @@ impl Schedule {
         self.parallel[d] || stmts.iter().all(|&s| self.loop_parallel[d][s])
     }
 
-    /// How much of the SCoP can run in parallel at its outer loops, as `(parallel, wavefront)`:
-    /// the summed loop depths (`depths[s]`) of the statements whose outermost band (the first
-    /// holding one of their loops) has a parallel dimension, and of those whose outermost band
-    /// has one or at least two dimensions for wavefronts.
-    pub fn outer_parallelism(&self, depths: &[usize]) -> (usize, usize) {
-        let mut score = (0, 0);
+    /// How well the schedule suits tiled parallel code, as `(parallel, tiled, wavefront)`,
+    /// compared lexicographically; each sums, over the statements whose outermost band (the
+    /// first holding one of their loops) qualifies, a measure of the statement:
+    /// - `parallel`: its loop depth (`depths[s]`), when the band has a parallel dimension;
+    /// - `tiled`: the band dimensions that scan its loops (what tiling that band covers);
+    /// - `wavefront`: its loop depth, when the band has a parallel dimension or at least two
+    ///   dimensions for wavefronts.
+    pub fn outer_parallelism(&self, depths: &[usize]) -> (usize, usize, usize) {
+        let mut score = (0, 0, 0);
         for (s, depth) in depths.iter().enumerate() {
             let Some(d) = (0..self.n_dims()).find(|&d| !self.rows[s][d].is_constant()) else {
                 continue;
@@ -145,8 +148,11 @@ impl Schedule {
             if parallel {
                 score.0 += depth;
             }
+            score.1 += (band.start..band.start + band.depth)
+                .filter(|&k| !self.rows[s][k].is_constant())
+                .count();
             if parallel || band.depth >= 2 {
-                score.1 += depth;
+                score.2 += depth;
             }
         }
         score

@@ -118,6 +118,29 @@ fn smart_fusion_distributes_when_that_gives_parallel_outer_loops() {
     });
 }
 
+/// Smart fusion also gives way when distribution gives deeper permutable bands: 2mm's products
+/// fused at `i` and `j` leave their `k` loops out of the band, and trmm's fused band has two of
+/// its product's three loops; distributed, each product has a band of depth three (tiled in all
+/// three loops). syrk, whose fused band already covers every loop, stays fused.
+#[test]
+fn smart_fusion_distributes_when_that_gives_deeper_bands() {
+    for name in ["2mm", "trmm"] {
+        kernel_schedule(name, |scop, r| {
+            let s = &r.schedule;
+            assert_eq!(s.kinds[0], DimKind::Scalar, "{name}: distributed first");
+            let deepest = scop.statements.iter().map(|st| st.depth()).max().unwrap();
+            assert!(
+                s.bands.iter().any(|b| b.depth == deepest),
+                "{name}: a band spans a product's {deepest} loops: {:?}",
+                s.bands
+            );
+        });
+    }
+    kernel_schedule("syrk", |_, r| {
+        assert_ne!(r.schedule.kinds[0], DimKind::Scalar, "syrk stays fused");
+    });
+}
+
 #[test]
 fn jacobi_2d_statements_are_separated_inside_tiles() {
     kernel_schedule("jacobi-2d", |_, r| {
