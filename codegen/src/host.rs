@@ -163,18 +163,18 @@ impl TileWalk<'_> {
             body = if k == 0 {
                 // The outermost loop keeps OpenMP's canonical form (one variable, a bound).
                 let _ = writeln!(steps, "  const long polyc_lo = {lo}, polyc_hi = {hi};");
-                if team {
-                    let _ = writeln!(steps, "  #pragma omp for schedule(dynamic) nowait");
-                }
                 tile_loop(k, "polyc_lo", "polyc_hi", &body, true)
             } else {
                 tile_loop(k, &lo, &hi, &body, false)
             };
         }
-        steps.push_str(&indent(&body, 2));
         if team {
-            steps.push_str(&indent(TEAM_STEP_END, 2));
+            // The step's loop is printed twice (alone, shared); the emptiness probe's label
+            // gets a second name in the second.
+            let shared = body.replace(&self.label, &format!("{}_shared", self.label));
+            steps.push_str(&indent(&team_step(&body, &shared), 2));
         } else {
+            steps.push_str(&indent(&body, 2));
             steps.push_str(&indent(&self.end_of_step(), 2));
         }
         let _ = writeln!(steps, "}}");
@@ -198,6 +198,7 @@ impl TileWalk<'_> {
             "#pragma omp parallel num_threads(polyc_team_size) if(polyc_team_size > 1) reduction(+:polyc_tiles)"
         );
         let _ = writeln!(w, "{{");
+        let _ = writeln!(w, "  int polyc_alone = 0;");
         w.push_str(&indent(&steps, 2));
         let _ = writeln!(w, "}}");
         w
@@ -283,18 +284,43 @@ impl TileWalk<'_> {
     }
 }
 
-/// The end of a step in a team (see [`TileWalk::wavefronts`]): whether the step found tiles is
-/// gathered in `polyc_found[polyc_w & 1]`; thread 0 clears the other slot, which the next step
-/// uses, before the barrier (it read that slot after the previous barrier, and nobody writes it
-/// before this one), and counts the step after it.
-const TEAM_STEP_END: &str = "if (polyc_tiles > polyc_before) {
-  #pragma omp atomic write
-  polyc_found[polyc_w & 1] = 1;
+/// One step of a team's walk (see [`TileWalk::wavefronts`]), `alone` and `shared` the step's
+/// outermost tile loop (the same loop, its labels renamed in `shared`). Every thread decides alike from the step's range:
+/// - a step of fewer tile values than `polyc_min_parallel` runs on thread 0 alone, and the
+///   others go on to the next shared step without waiting (`polyc_alone` remembers that thread 0
+///   may still be running, so the next shared step starts with a barrier);
+/// - a shared step's loop is an `omp for`, then a barrier. Whether it found tiles is gathered in
+///   `polyc_found[polyc_w & 1]`, which thread 0 reads and clears after the barrier: the next
+///   writes to that slot come after at least one more barrier, while the next shared step
+///   writes the other slot.
+fn team_step(alone: &str, shared: &str) -> String {
+    format!(
+        "if (polyc_hi - polyc_lo + 1 < polyc_min_parallel()) {{
+  if (polyc_thread_num() == 0) {{
+{}    if (polyc_tiles > polyc_before) polyc_waves++;
+  }}
+  polyc_alone = 1;
+}} else {{
+  if (polyc_alone) {{
+    #pragma omp barrier
+  }}
+  polyc_alone = 0;
+  #pragma omp for schedule(dynamic) nowait
+{}  if (polyc_tiles > polyc_before) {{
+    #pragma omp atomic write
+    polyc_found[polyc_w & 1] = 1;
+  }}
+  #pragma omp barrier
+  if (polyc_thread_num() == 0) {{
+    if (polyc_found[polyc_w & 1]) polyc_waves++;
+    polyc_found[polyc_w & 1] = 0;
+  }}
+}}
+",
+        indent(alone, 4),
+        indent(shared, 2)
+    )
 }
-if (polyc_thread_num() == 0) polyc_found[(polyc_w + 1) & 1] = 0;
-#pragma omp barrier
-if (polyc_thread_num() == 0 && polyc_found[polyc_w & 1]) polyc_waves++;
-";
 
 /// The opening of a group's code at its call: `{` and the outer-dimension values the call's
 /// arguments give.
