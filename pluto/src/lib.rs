@@ -80,12 +80,12 @@ pub fn schedule<'c>(
     // the correlation nest reads back; atax's `y[j] +=` carried by the fused `i`), or when
     // fusing leaves a shallower band than each nest alone would have (2mm's products fused at
     // `i` and `j` leave `k` out of the band). When the distributed schedule gives more
-    // statements parallel outer loops, then deeper tiled bands, then wavefronts, it is used
-    // instead (docs/decisions.md).
+    // statements parallel outer loops, then deeper tiled bands (outermost, then any), then
+    // wavefronts, it is used instead (docs/decisions.md).
     let depths: Vec<usize> = scop.statements.iter().map(|s| s.depth()).collect();
     let total: usize = depths.iter().sum();
     let have = fused.outer_parallelism(&depths);
-    if have.0 == total && have.1 == total {
+    if have.0 == total && have.1 == total && have.2 == total {
         return Ok(fused);
     }
     let distributed = PlutoOptions {

@@ -124,15 +124,22 @@ impl Schedule {
         self.parallel[d] || stmts.iter().all(|&s| self.loop_parallel[d][s])
     }
 
-    /// How well the schedule suits tiled parallel code, as `(parallel, tiled, wavefront)`,
+    /// How well the schedule suits tiled parallel code, as
+    /// `(parallel, tiled, deepest, wavefront)`,
     /// compared lexicographically; each sums, over the statements whose outermost band (the
     /// first holding one of their loops) qualifies, a measure of the statement:
     /// - `parallel`: its loop depth (`depths[s]`), when the band has a parallel dimension;
     /// - `tiled`: the band dimensions that scan its loops (what tiling that band covers);
+    /// - `deepest`: the same count in whichever band has the most (adi's inner band of two);
     /// - `wavefront`: its loop depth, when the band has a parallel dimension or at least two
     ///   dimensions for wavefronts.
-    pub fn outer_parallelism(&self, depths: &[usize]) -> (usize, usize, usize) {
-        let mut score = (0, 0, 0);
+    pub fn outer_parallelism(&self, depths: &[usize]) -> (usize, usize, usize, usize) {
+        let scanned = |s: usize, b: &Band| {
+            (b.start..b.start + b.depth)
+                .filter(|&k| !self.rows[s][k].is_constant())
+                .count()
+        };
+        let mut score = (0, 0, 0, 0);
         for (s, depth) in depths.iter().enumerate() {
             let Some(d) = (0..self.n_dims()).find(|&d| !self.rows[s][d].is_constant()) else {
                 continue;
@@ -148,11 +155,10 @@ impl Schedule {
             if parallel {
                 score.0 += depth;
             }
-            score.1 += (band.start..band.start + band.depth)
-                .filter(|&k| !self.rows[s][k].is_constant())
-                .count();
+            score.1 += scanned(s, band);
+            score.2 += self.bands.iter().map(|b| scanned(s, b)).max().unwrap_or(0);
             if parallel || band.depth >= 2 {
-                score.2 += depth;
+                score.3 += depth;
             }
         }
         score
