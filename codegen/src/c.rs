@@ -126,19 +126,39 @@ static inline __attribute__((unused)) int polyc_omp_threads(void) {{
   return 1;
 #endif
 }}
+/* The runnable tasks of /proc/loadavg now (-1 where it cannot be read). */
+static inline __attribute__((unused)) int polyc_runnable(void) {{
+  double load[3];
+  int running = -1, tasks = 0;
+  FILE *f = fopen("/proc/loadavg", "r");
+  if (!f) return -1;
+  if (fscanf(f, "%lf %lf %lf %d/%d", &load[0], &load[1], &load[2], &running, &tasks) != 5) running = -1;
+  fclose(f);
+  return running;
+}}
 /* OpenMP's threads, fewer where other processes keep cores busy right now (Linux: the runnable
    tasks of /proc/loadavg, less this one and the threads it may have left spinning): threads
-   that wait for a descheduled one at every step run many times slower than one thread. */
+   that wait for a descheduled one at every step run many times slower than one thread. The
+   fewest of three readings 0.2 ms apart: one reading sometimes counted a task that ran only for
+   a moment (the parent that had just started this program), and seidel-2d LARGE then ran on one
+   thread, twice as long. */
 static inline __attribute__((unused)) int polyc_usable_threads(void) {{
   int threads = polyc_omp_threads();
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  double load[3];
-  int running = 0, tasks = 0;
-  FILE *f = threads > 1 ? fopen("/proc/loadavg", "r") : 0;
-  if (!f) return threads;
-  if (fscanf(f, "%lf %lf %lf %d/%d", &load[0], &load[1], &load[2], &running, &tasks) != 5) running = 1;
-  fclose(f);
-  long others = running - (polyc_threads_started ? threads : 1);
+  if (threads <= 1) return threads;
+  const long own = polyc_threads_started ? threads : 1;
+  const long spare = (cores > 0 ? cores : threads) - threads;
+  int running = polyc_runnable();
+  /* Read again only when the reading would take threads away (a wait of 0.2 ms each). */
+  for (int k = 0; k < 2 && running - own > spare; k++) {{
+    const double t = polyc_now();
+    while (polyc_now() - t < 2e-4) {{
+    }}
+    const int again = polyc_runnable();
+    if (again >= 0 && again < running) running = again;
+  }}
+  if (running < 0) return threads;
+  long others = running - own;
   if (others < 0) others = 0;
   long free = (cores > 0 ? cores : threads) - others;
   if (free < threads) threads = free < 1 ? 1 : (int)free;
