@@ -67,7 +67,7 @@ impl TileWalk<'_> {
         };
         if n == 0 {
             let _ = writeln!(w, "  const long polyc_before = polyc_tiles;");
-            w.push_str(&indent(&self.tile(), 2));
+            w.push_str(&indent(&self.tile(&self.label), 2));
             w.push_str(&indent(&self.end_of_step(), 2));
         } else {
             match t.mode {
@@ -87,7 +87,7 @@ impl TileWalk<'_> {
                         let _ = writeln!(w, "    const long polyc_before = polyc_tiles;");
                     }
                     let _ = writeln!(w, "    {}", origin_decl(0));
-                    w.push_str(&indent(&self.inner_loops(1), 4));
+                    w.push_str(&indent(&self.inner_loops(1, &self.label), 4));
                     if !parallel {
                         w.push_str(&indent(&self.end_of_step(), 4));
                     }
@@ -117,14 +117,7 @@ impl TileWalk<'_> {
             let (lo, hi) = &t.global[k];
             let _ = writeln!(w, "const long polyc_glo{k} = {lo}, polyc_ghi{k} = {hi};");
         }
-        let sum = |pre: &str, from: usize| -> String {
-            let v: Vec<String> = (from..m).map(|k| format!("polyc_{pre}{k}")).collect();
-            if v.is_empty() {
-                "0".into()
-            } else {
-                v.join(" + ")
-            }
-        };
+        let sum = |pre: &str, from: usize| wave_sum(pre, from, m);
         let mut steps = String::new();
         let _ = writeln!(
             steps,
@@ -133,48 +126,14 @@ impl TileWalk<'_> {
             sum("ghi", 0)
         );
         let _ = writeln!(steps, "  const long polyc_before = polyc_tiles;");
-        // t_0 .. t_{m-2} as loops, t_{m-1} = w - (t_0 + ... + t_{m-2}).
-        let mut body = String::new();
-        let last = m - 1;
-        let rest: Vec<String> = (0..last).map(tile).collect();
-        let _ = writeln!(
-            body,
-            "const long {} = polyc_w - ({});",
-            tile(last),
-            rest.join(" + ")
-        );
-        let (lo, hi) = &t.ranges[last];
-        let _ = writeln!(body, "if ({t} >= {lo} && {t} <= {hi}) {{", t = tile(last));
-        let _ = writeln!(body, "  {}", origin_decl(last));
-        body.push_str(&indent(&self.inner_loops(m), 2));
-        let _ = writeln!(body, "}}");
-        for k in (0..last).rev() {
-            let before: Vec<String> = (0..k).map(tile).collect();
-            let taken = if before.is_empty() {
-                "polyc_w".to_string()
-            } else {
-                format!("polyc_w - ({})", before.join(" + "))
-            };
-            let (lo, hi) = &t.ranges[k];
-            let (lo, hi) = (
-                format!("polyc_lmax({lo}, {taken} - ({}))", sum("ghi", k + 1)),
-                format!("polyc_lmin({hi}, {taken} - ({}))", sum("glo", k + 1)),
-            );
-            body = if k == 0 {
-                // The outermost loop keeps OpenMP's canonical form (one variable, a bound).
-                let _ = writeln!(steps, "  const long polyc_lo = {lo}, polyc_hi = {hi};");
-                tile_loop(k, "polyc_lo", "polyc_hi", &body, true)
-            } else {
-                tile_loop(k, &lo, &hi, &body, false)
-            };
-        }
+        let (range, tiles) = self.step_tiles(m, &self.label);
+        steps.push_str(&indent(&range, 2));
         if team {
-            // The step's loop is printed twice (alone, shared); the emptiness probe's label
-            // gets a second name in the second.
-            let shared = body.replace(&self.label, &format!("{}_shared", self.label));
-            steps.push_str(&indent(&team_step(&body, &shared), 2));
+            // The step's loop is printed twice (alone, shared), each with its own probe label.
+            let (_, shared) = self.step_tiles(m, &format!("{}_shared", self.label));
+            steps.push_str(&indent(&team_step(&tiles, &shared), 2));
         } else {
-            steps.push_str(&indent(&body, 2));
+            steps.push_str(&indent(&tiles, 2));
             steps.push_str(&indent(&self.end_of_step(), 2));
         }
         let _ = writeln!(steps, "}}");
@@ -204,10 +163,56 @@ impl TileWalk<'_> {
         w
     }
 
-    /// Sequential loops over tile dimensions `from..host_dims`, around the tile.
-    fn inner_loops(&self, from: usize) -> String {
+    /// The tiles of step `polyc_w` of a walk over the first `m` tile dimensions, the emptiness
+    /// probe jumping to `label`: the declaration of `polyc_lo`, `polyc_hi` (the outermost tile
+    /// loop's range, which decides whether the step's tiles are shared out), and the loops.
+    fn step_tiles(&self, m: usize, label: &str) -> (String, String) {
         let t = self.tiles;
-        let mut body = self.tile();
+        let sum = |pre: &str, from: usize| wave_sum(pre, from, m);
+        // t_0 .. t_{m-2} as loops, t_{m-1} = w - (t_0 + ... + t_{m-2}).
+        let mut body = String::new();
+        let last = m - 1;
+        let rest: Vec<String> = (0..last).map(tile).collect();
+        let _ = writeln!(
+            body,
+            "const long {} = polyc_w - ({});",
+            tile(last),
+            rest.join(" + ")
+        );
+        let (lo, hi) = &t.ranges[last];
+        let _ = writeln!(body, "if ({t} >= {lo} && {t} <= {hi}) {{", t = tile(last));
+        let _ = writeln!(body, "  {}", origin_decl(last));
+        body.push_str(&indent(&self.inner_loops(m, label), 2));
+        let _ = writeln!(body, "}}");
+        let mut range = String::new();
+        for k in (0..last).rev() {
+            let before: Vec<String> = (0..k).map(tile).collect();
+            let taken = if before.is_empty() {
+                "polyc_w".to_string()
+            } else {
+                format!("polyc_w - ({})", before.join(" + "))
+            };
+            let (lo, hi) = &t.ranges[k];
+            let (lo, hi) = (
+                format!("polyc_lmax({lo}, {taken} - ({}))", sum("ghi", k + 1)),
+                format!("polyc_lmin({hi}, {taken} - ({}))", sum("glo", k + 1)),
+            );
+            body = if k == 0 {
+                // The outermost loop keeps OpenMP's canonical form (one variable, a bound).
+                range = format!("const long polyc_lo = {lo}, polyc_hi = {hi};\n");
+                tile_loop(k, "polyc_lo", "polyc_hi", &body, true)
+            } else {
+                tile_loop(k, &lo, &hi, &body, false)
+            };
+        }
+        (range, body)
+    }
+
+    /// Sequential loops over tile dimensions `from..host_dims`, around the tile (its probe
+    /// jumping to `label`).
+    fn inner_loops(&self, from: usize, label: &str) -> String {
+        let t = self.tiles;
+        let mut body = self.tile(label);
         for k in (from..t.host_dims).rev() {
             let (lo, hi) = &t.ranges[k];
             let l = tile_loop(k, &lo.to_string(), &hi.to_string(), &body, false);
@@ -223,8 +228,9 @@ impl TileWalk<'_> {
         )
     }
 
-    /// One candidate tile: fullness, emptiness probe, then the visit.
-    fn tile(&self) -> String {
+    /// One candidate tile: fullness, emptiness probe (jumping to `label` when it finds an
+    /// instance), then the visit.
+    fn tile(&self, label: &str) -> String {
         let t = self.tiles;
         let mut w = String::from("{\n");
         // The fullness of a tile the host only partly enumerates is the device's to decide.
@@ -239,12 +245,12 @@ impl TileWalk<'_> {
             openmp: false,
             index_type: "long".into(),
             indent: 4,
-            probe: Some(format!("{{ polyc_nonempty = 1; goto {}; }}", self.label)),
+            probe: Some(format!("{{ polyc_nonempty = 1; goto {label}; }}")),
             clauses: "",
         };
         w.push_str(&c::print_k(&self.ir.data, &t.probe, &probe, None));
         let _ = writeln!(w, "  }}");
-        let _ = writeln!(w, "  {}:;", self.label);
+        let _ = writeln!(w, "  {label}:;");
         let _ = writeln!(w, "  if (polyc_nonempty) {{");
         let _ = writeln!(w, "    polyc_tiles++;");
         let _ = writeln!(w, "{}", indent(&self.trace(), 4).trim_end());
@@ -284,8 +290,20 @@ impl TileWalk<'_> {
     }
 }
 
+/// `polyc_<pre><from> + ... + polyc_<pre><m-1>` (`0` when empty): sums of the walk's global
+/// tile bounds.
+fn wave_sum(pre: &str, from: usize, m: usize) -> String {
+    let v: Vec<String> = (from..m).map(|k| format!("polyc_{pre}{k}")).collect();
+    if v.is_empty() {
+        "0".into()
+    } else {
+        v.join(" + ")
+    }
+}
+
 /// One step of a team's walk (see [`TileWalk::wavefronts`]), `alone` and `shared` the step's
-/// outermost tile loop (the same loop, its labels renamed in `shared`). Every thread decides alike from the step's range:
+/// outermost tile loop (the same loop, with its own probe label in each). Every thread decides
+/// alike from the step's range:
 /// - a step of fewer tile values than `polyc_min_parallel` runs on thread 0 alone, and the
 ///   others go on to the next shared step without waiting (`polyc_alone` remembers that thread 0
 ///   may still be running, so the next shared step starts with a barrier);

@@ -335,10 +335,9 @@ impl<'c> State<'_, 'c> {
         let mut remaining = pieces;
         let mut parallel = Vec::new();
         for d in start..start + depth {
-            let carried = deltas::any_carried(self.scop, &remaining, &self.rows, d);
-            parallel.push(!carried);
-            self.parallel[d] =
-                deltas::parallel_loops(self.scop, &remaining, &self.rows, &self.kinds, d);
+            let loops = deltas::parallel_loops(self.scop, &remaining, &self.rows, &self.kinds, d);
+            parallel.push(loops.iter().all(|&p| p));
+            self.parallel[d] = loops;
             remaining = deltas::restrict(self.scop, remaining, &self.rows, d);
         }
         self.pieces = remaining;

@@ -133,15 +133,16 @@ pub fn original_schedule<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Schedule {
     let mut loop_parallel = Vec::new();
     let mut bands = Vec::new();
     for (d, kind) in kinds.iter().enumerate() {
-        let carried = deltas::any_carried(scop, &pieces, &rows, d);
-        parallel.push(!carried);
-        loop_parallel.push(deltas::parallel_loops(scop, &pieces, &rows, &kinds, d));
+        let loops = deltas::parallel_loops(scop, &pieces, &rows, &kinds, d);
+        let whole = loops.iter().all(|&p| p);
+        parallel.push(whole);
+        loop_parallel.push(loops);
         if let DimKind::Hyperplane { .. } = kind {
             bands.push(Band {
                 start: d,
                 depth: 1,
                 permutable: true,
-                parallel: vec![!carried],
+                parallel: vec![whole],
             });
         }
         pieces = deltas::restrict(scop, pieces, &rows, d);
