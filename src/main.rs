@@ -103,6 +103,11 @@ struct Cli {
     #[arg(long)]
     no_direction_order: bool,
 
+    /// Tile time-iterated stencils with skewed tiles (a pipelined start) instead of diamond
+    /// tiles, whose first wavefront holds a whole row of tiles (concurrent start).
+    #[arg(long)]
+    no_diamond: bool,
+
     /// The solver of the scheduler's lexicographic minimum.
     #[arg(long, value_enum, default_value = "good-lp", hide = true)]
     solver: SolverArg,
@@ -260,6 +265,7 @@ fn pluto_options(cli: &Cli) -> PlutoOptions {
             FusionArg::Max => Fusion::MaxFuse,
         },
         direction_ordering: !cli.no_direction_order,
+        diamond: !cli.no_diamond,
         solver: match cli.solver {
             SolverArg::Isl => Solver::Isl,
             SolverArg::GoodLp => Solver::GoodLp,

@@ -4,11 +4,12 @@
 //! adi is the exception the schedule explains: its two sweeps run along transposed dimensions,
 //! so no permutable band contains time; the test asserts what polyc does with it (its sweeps
 //! distributed inside the time loop, their `i` and `j` loops tiled, time not) so that a change
-//! shows.
+//! shows. Diamond tiling (the default) makes the first wavefront a row of tiles; skewed tiling
+//! (`--no-diamond`) starts with one tile.
 
 mod common;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use polybench::harness::{self, scratch_dir, Build};
 
@@ -22,11 +23,22 @@ const STENCILS: &[(&str, usize)] = &[
 ];
 
 fn profile_and_trace(kernel: &str, work: &std::path::Path) -> (String, String) {
+    profile_and_trace_with(kernel, &[], work)
+}
+
+fn profile_and_trace_with(
+    kernel: &str,
+    flags: &[&str],
+    work: &std::path::Path,
+) -> (String, String) {
     let k = polybench::kernel(kernel).unwrap();
     let build = Build::new("MEDIUM", true);
-    let out = work.join(format!("{kernel}.c"));
-    common::polyc_kernel(&k, &build, &["--target", "c"], &out).unwrap();
-    let exe = work.join(kernel);
+    let tag = flags.join("").replace('-', "");
+    let out = work.join(format!("{kernel}{tag}.c"));
+    let mut args = vec!["--target", "c"];
+    args.extend(flags);
+    common::polyc_kernel(&k, &build, &args, &out).unwrap();
+    let exe = work.join(format!("{kernel}{tag}"));
     harness::compile(&k, &out, &build, &exe).unwrap();
     let stderr = harness::run(
         &exe,
@@ -54,22 +66,28 @@ fn field<'a>(profile: &'a str, key: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no {key}= in `{profile}`"))
 }
 
+/// The number of tiles the trace shows at each step of the walk.
+fn tiles_per_step(trace: &str) -> BTreeMap<i64, usize> {
+    let mut per_step = BTreeMap::new();
+    for l in trace.lines().filter(|l| l.starts_with("polyc-tile:")) {
+        let step: i64 = l
+            .split_whitespace()
+            .find_map(|kv| kv.strip_prefix("step="))
+            .unwrap()
+            .parse()
+            .unwrap();
+        *per_step.entry(step).or_default() += 1;
+    }
+    per_step
+}
+
 #[test]
 fn stencils_tile_time_and_run_wavefronts_of_several_tiles() {
     let work = scratch_dir("stencil-waves");
     let results = harness::par_map(STENCILS, |(kernel, depth)| {
         let (profile, trace) = profile_and_trace(kernel, &work);
         let tiled: usize = field(&profile, "tiled_depth").parse().unwrap();
-        let mut per_step: HashMap<String, usize> = HashMap::new();
-        for l in trace.lines().filter(|l| l.starts_with("polyc-tile:")) {
-            let step = l
-                .split_whitespace()
-                .find_map(|kv| kv.strip_prefix("step="))
-                .unwrap()
-                .to_string();
-            *per_step.entry(step).or_default() += 1;
-        }
-        let widest = per_step.values().copied().max().unwrap_or(0);
+        let widest = tiles_per_step(&trace).values().copied().max().unwrap_or(0);
         let mut problems = Vec::new();
         if tiled != *depth {
             problems.push(format!(
@@ -93,4 +111,60 @@ fn adi_keeps_time_untiled_because_no_band_contains_it() {
     let work = scratch_dir("adi-profile");
     let (profile, _) = profile_and_trace("adi", &work);
     assert_eq!(field(&profile, "tiled_depth"), "2", "{profile}");
+}
+
+/// Diamond tiling (issue 13): the first wavefront of a time-iterated stencil's tiles holds a
+/// row of tiles (concurrent start), where skewed tiles (`--no-diamond`) start with one.
+#[test]
+fn diamond_tiles_start_concurrently_and_skewed_ones_do_not() {
+    let work = scratch_dir("stencil-diamond");
+    let kernels = ["jacobi-1d", "jacobi-2d", "heat-3d", "fdtd-2d"];
+    let results = harness::par_map(&kernels, |kernel| {
+        // Tiles that start together: distinct (t0, t1) in the walk's first step (a step
+        // spans the first two tile dimensions; the others run in order inside each).
+        let first = |flags: &[&str]| {
+            let (profile, trace) = profile_and_trace_with(kernel, flags, &work);
+            fn step(l: &str) -> Option<&str> {
+                l.split_whitespace().find_map(|kv| kv.strip_prefix("step="))
+            }
+            let tiles: Vec<&str> = trace
+                .lines()
+                .filter(|l| l.starts_with("polyc-tile:"))
+                .collect();
+            let first_step = tiles
+                .iter()
+                .filter_map(|l| step(l)?.parse::<i64>().ok())
+                .min();
+            let starts: BTreeSet<String> = tiles
+                .iter()
+                .filter(|l| step(l).and_then(|s| s.parse().ok()) == first_step)
+                .filter_map(|l| {
+                    let t = l
+                        .split_whitespace()
+                        .find_map(|kv| kv.strip_prefix("tile="))?;
+                    Some(t.split(',').take(2).collect::<Vec<_>>().join(","))
+                })
+                .collect();
+            println!(
+                "{kernel} {flags:?}: {profile}; first wavefront {} tile columns",
+                starts.len()
+            );
+            starts.len()
+        };
+        let (diamond, skewed) = (first(&[]), first(&["--no-diamond"]));
+        let mut problems = Vec::new();
+        if diamond < 2 {
+            problems.push(format!(
+                "{kernel}: the first diamond wavefront holds {diamond} tile columns"
+            ));
+        }
+        if skewed != 1 {
+            problems.push(format!(
+                "{kernel}: the first skewed wavefront holds {skewed} tile columns"
+            ));
+        }
+        problems
+    });
+    let problems: Vec<String> = results.into_iter().flatten().collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

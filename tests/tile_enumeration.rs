@@ -125,7 +125,11 @@ fn check(job: &Job, work: &std::path::Path) -> Vec<String> {
                 .map(|&d| schedule.rows[stmt][d].eval(iters))
                 .collect();
             let t = (0..gr.depth)
-                .map(|j| ptile::floord(schedule.rows[stmt][gr.band_start + j].eval(iters), size(j)))
+                .map(|j| {
+                    // Tile coordinates along the tiling rows (a diamond's first).
+                    let row = schedule.tiling_row(stmt, gr.band_start + j);
+                    ptile::floord(row.eval(iters), size(j))
+                })
                 .collect();
             (g, outer, t)
         })

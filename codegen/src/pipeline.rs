@@ -11,7 +11,7 @@ use crate::device::{DeviceCode, Dialect};
 use crate::driver::CompileOptions;
 use crate::footprint;
 use crate::gpu_host::{c_string, GpuHost};
-use crate::ir::{ScopData, ScopIr};
+use crate::ir::{GroupCode, ScopData, ScopIr};
 use crate::lower::{Device, Lowering};
 use crate::openmp::OpenMp;
 
@@ -96,8 +96,37 @@ impl ScopJob<'_, '_> {
     }
 
     /// The SCoP's tile space for `device`, lowered to the kernel IR.
+    ///
+    /// A GPU layout that shares out the first dimension of a diamond-tiled band among
+    /// work-items (intra-tile wavefronts over every band dimension) assumes that each point's
+    /// row lies in its tile's box, which a diamond's first row does not (its tiles are cut
+    /// along another row): such a SCoP is lowered again with skewed tiles.
     fn lowered(&self, device: Device, force_wavefront: bool) -> ScopIr {
-        let (ctx, scop, schedule) = (self.ctx, self.scop, self.schedule);
+        let (ir, band) = self.lower_schedule(self.schedule, device, force_wavefront);
+        let diamond = band.filter(|&b| self.schedule.bands[b].diamond.is_some());
+        let Some(b) = diamond else {
+            return ir;
+        };
+        let maps_first = ir.groups.iter().any(|g| match &g.code {
+            GroupCode::Tiled(t) => t.threads.as_ref().is_some_and(|l| l.dims().contains(&0)),
+            GroupCode::Untiled(_) => false,
+        });
+        if !maps_first {
+            return ir;
+        }
+        let mut skewed = self.schedule.clone();
+        skewed.bands[b].diamond = None;
+        self.lower_schedule(&skewed, device, force_wavefront).0
+    }
+
+    /// `schedule`'s tile space for `device`, lowered, and the band it tiles.
+    fn lower_schedule(
+        &self,
+        schedule: &pluto::Schedule,
+        device: Device,
+        force_wavefront: bool,
+    ) -> (ScopIr, Option<usize>) {
+        let (ctx, scop) = (self.ctx, self.scop);
         // One sequential tiled dimension gains nothing on a CPU: such bands stay loops. A GPU
         // needs tiles for every band.
         let min_depth = match device {
@@ -105,7 +134,7 @@ impl ScopJob<'_, '_> {
             Device::Gpu => 1,
         };
         let space = ptile::tile_space(ctx, scop, schedule, &ptile::TilePolicy { min_depth });
-        Lowering {
+        let ir = Lowering {
             ctx,
             scop,
             schedule,
@@ -114,7 +143,8 @@ impl ScopJob<'_, '_> {
             device,
             force_wavefront,
         }
-        .lower()
+        .lower();
+        (ir, space.band)
     }
 
     /// The tiled C code replacing one SCoP (`--target c` without `--no-tile`).

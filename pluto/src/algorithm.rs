@@ -346,6 +346,7 @@ impl<'c> State<'_, 'c> {
             depth,
             permutable: true,
             parallel,
+            diamond: None,
         });
     }
 

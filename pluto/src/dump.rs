@@ -130,6 +130,13 @@ pub fn text(scops: &[Scop], results: &[Scheduled]) -> String {
                 flags(&band.parallel),
                 r.wavefront_reuse[b]
             );
+            if let Some(d) = &band.diamond {
+                let _ = writeln!(
+                    out,
+                    "    diamond tiling: tiles along {} instead of c0 (concurrent start)",
+                    d.describe()
+                );
+            }
             let it = &r.intra_tile[b];
             match it.cut {
                 Some(c) => {

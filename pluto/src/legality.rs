@@ -77,7 +77,8 @@ pub fn check(ctx: &Ctx, scop: &Scop, schedule: &Schedule) -> Result<(), String> 
 /// - the first dimension where they differ is not marked parallel, for the whole dimension
 ///   or for the loop the two statements share there;
 /// - inside every permutable band the pair is not yet ordered by, every band dimension moves
-///   forward or stays (so rectangular tiles of the band are legal).
+///   forward or stays (so rectangular tiles of the band are legal), and so does the band's
+///   diamond tiling row, if it has one.
 ///
 /// Returns the number of pairs checked.
 pub fn brute_force_check(
@@ -125,6 +126,15 @@ pub fn brute_force_check(
                         "{} goes backwards at dimension {k} inside permutable band {band:?}",
                         what()
                     ));
+                }
+                if band.diamond.is_some() {
+                    let h = |s: usize, x: &[i64]| schedule.tiling_row(s, band.start).eval(x);
+                    if h(*sink, b) < h(*src, a) {
+                        return Err(format!(
+                            "{} goes backwards along the diamond tiling row of band {band:?}",
+                            what()
+                        ));
+                    }
                 }
             }
         }

@@ -8,6 +8,7 @@
 
 mod algorithm;
 pub mod deltas;
+pub mod diamond;
 pub mod dump;
 mod farkas;
 pub mod ilp;
@@ -21,6 +22,7 @@ pub mod schedule;
 use rosepolly::math::isl::Ctx;
 use rosepolly::model::Scop;
 
+pub use diamond::Diamond;
 pub use ilp::Solver;
 pub use schedule::{Band, DimKind, Row, Schedule};
 
@@ -46,6 +48,9 @@ pub struct PlutoOptions {
     /// Algorithms 2 and 3 (thesis §4.2). On by default.
     pub direction_ordering: bool,
     pub solver: Solver,
+    /// Diamond tiling ([`diamond`]): tiles of time-iterated stencils start concurrently. On by
+    /// default; `--no-diamond` turns it off.
+    pub diamond: bool,
 }
 
 impl Default for PlutoOptions {
@@ -54,6 +59,7 @@ impl Default for PlutoOptions {
             fusion: Fusion::default(),
             direction_ordering: true,
             solver: Solver::default(),
+            diamond: true,
         }
     }
 }
@@ -67,6 +73,19 @@ pub enum PlutoError {
 
 /// Schedule a SCoP with Pluto's algorithm.
 pub fn schedule<'c>(
+    ctx: &'c Ctx,
+    scop: &Scop<'c>,
+    opts: &PlutoOptions,
+) -> Result<Schedule, PlutoError> {
+    let mut schedule = fusion_choice(ctx, scop, opts)?;
+    if opts.diamond {
+        diamond::apply(ctx, scop, &mut schedule);
+    }
+    Ok(schedule)
+}
+
+/// Pluto's schedule under the fusion policy (smart fusion: the fused or the distributed one).
+fn fusion_choice<'c>(
     ctx: &'c Ctx,
     scop: &Scop<'c>,
     opts: &PlutoOptions,
@@ -143,6 +162,7 @@ pub fn original_schedule<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Schedule {
                 depth: 1,
                 permutable: true,
                 parallel: vec![whole],
+                diamond: None,
             });
         }
         pieces = deltas::restrict(scop, pieces, &rows, d);

@@ -12,6 +12,8 @@ use rosepolly::math::isl::{Ctx, UnionMap};
 use rosepolly::model::Scop;
 use serde::Serialize;
 
+use crate::diamond::Diamond;
+
 /// One row of one statement's schedule: `Σ coeffs[k]·iterator[k] + constant`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Row {
@@ -93,6 +95,9 @@ pub struct Band {
     pub permutable: bool,
     /// One flag per band dimension: no dependence left at that dimension has a non-zero distance.
     pub parallel: Vec<bool>,
+    /// Diamond tiling: the tiling hyperplane that replaces the band's first row for tiling
+    /// (the points of a tile still run in the order of the rows).
+    pub diamond: Option<Diamond>,
 }
 
 /// A complete schedule of a SCoP.
@@ -117,6 +122,19 @@ pub struct Schedule {
 impl Schedule {
     pub fn n_dims(&self) -> usize {
         self.kinds.len()
+    }
+
+    /// The row of statement `s` that tiles dimension `d`: the schedule's row, except at the
+    /// first dimension of a band with a [`Diamond`].
+    pub fn tiling_row(&self, s: usize, d: usize) -> Row {
+        let diamond = self.bands.iter().find_map(|b| match &b.diamond {
+            Some(dm) if b.start == d => Some(dm),
+            _ => None,
+        });
+        match diamond {
+            Some(dm) => dm.row(s, &self.rows[s][d], &self.rows[s][d + 1]),
+            None => self.rows[s][d].clone(),
+        }
     }
 
     /// Whether a loop at dimension `d` around the statements `stmts` carries no dependence.

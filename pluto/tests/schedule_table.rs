@@ -22,7 +22,9 @@ fn table() -> String {
          schedule_table` rewrites it) with the default options: smart fusion, dependence-direction \
          ordering, good_lp's lexmin checked exactly (isl's when that fails). Each statement's schedule is a tuple of affine functions of its \
          iterators; constants are scalar (fusion) dimensions. A band is `first..end` of the schedule \
-         dimensions, `perm` when permutable (tileable), with `par`/`seq` per dimension. *Intra-tile* is \
+         dimensions, `perm` when permutable (tileable), with `par`/`seq` per dimension; `diamond mu*c0 - c1` when diamond \
+         tiling replaces the band's first row by that row for tiling (concurrent start; \
+         `c0`, `c1` are the band's first two rows). *Intra-tile* is \
          Algorithm 4's result for the band: where statements are separated inside a tile and which \
          band dimensions are then parallel. *Reuse* is the wavefront temporal reuse of eq. 4.16.\n\n\
          | kernel | schedule | bands | intra-tile | reuse |\n|---|---|---|---|---|\n",
@@ -46,8 +48,13 @@ fn table() -> String {
                     .iter()
                     .map(|b| {
                         let p = if b.permutable { "perm " } else { "" };
+                        let diamond = b
+                            .diamond
+                            .as_ref()
+                            .map(|d| format!(" diamond {}", d.describe()))
+                            .unwrap_or_default();
                         format!(
-                            "{}..{} {p}[{}]",
+                            "{}..{} {p}[{}]{diamond}",
                             b.start,
                             b.start + b.depth,
                             flags(&b.parallel)

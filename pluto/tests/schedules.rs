@@ -57,6 +57,91 @@ fn stencils_get_one_time_skewed_permutable_band() {
     }
 }
 
+/// Diamond tiling (issue 13): the time-iterated stencils with uniform dependences get a cone
+/// complement for tiling, legal for every dependence the band must respect (the brute-force
+/// check of `legality.rs` covers its row too); stencils whose time steps depend on themselves
+/// (seidel-2d) and kernels with non-uniform dependences do not.
+#[test]
+fn uniform_stencils_get_diamond_tiles_and_others_do_not() {
+    for name in ["jacobi-1d", "jacobi-2d", "heat-3d", "fdtd-2d"] {
+        kernel_schedule(name, |scop, r| {
+            let s = &r.schedule;
+            let band = s
+                .bands
+                .iter()
+                .find(|b| b.depth == scop.max_depth())
+                .unwrap();
+            let d = band
+                .diamond
+                .as_ref()
+                .unwrap_or_else(|| panic!("{name}: no diamond"));
+            assert!(d.mu >= 1, "{name}: {d:?}");
+            for (k, (st, rows)) in scop.statements.iter().zip(&s.rows).enumerate() {
+                let n = st.depth();
+                let tiling = s.tiling_row(k, band.start);
+                // h' = mu*h1 - h2 + c: the time coefficient of h1 is positive, so the face
+                // t = 0 is inside the cone of h' and h2 exactly when h' moves against h2 in
+                // space.
+                let space = |r: &pluto::Row| r.coeffs[1..n].to_vec();
+                let h2 = &rows[band.start + 1];
+                assert_eq!(
+                    space(&tiling),
+                    space(h2).iter().map(|c| -c).collect::<Vec<_>>(),
+                    "{name} {}: {tiling:?} against {h2:?}",
+                    st.name
+                );
+            }
+        });
+        kernel_schedule_with(
+            name,
+            &PlutoOptions {
+                diamond: false,
+                ..Default::default()
+            },
+            |_, r| {
+                assert!(
+                    r.schedule.bands.iter().all(|b| b.diamond.is_none()),
+                    "{name}"
+                )
+            },
+        );
+    }
+    for name in [
+        "seidel-2d",
+        "lu",
+        "cholesky",
+        "gemm",
+        "floyd-warshall",
+        "nussinov",
+    ] {
+        kernel_schedule(name, |_, r| {
+            assert!(
+                r.schedule.bands.iter().all(|b| b.diamond.is_none()),
+                "{name}: {:?}",
+                r.schedule.bands
+            );
+        });
+    }
+}
+
+/// fdtd-2d's band is `(t, t + j, t + i)` as Pluto finds it; the diamond pairs time with the
+/// outer space loop `i`, which moves to the band's second place, so that the unit-stride `j`
+/// keeps full-length loops inside a tile.
+#[test]
+fn the_diamond_leaves_the_innermost_loop_out() {
+    kernel_schedule("fdtd-2d", |scop, r| {
+        let s = &r.schedule;
+        let ey = scop
+            .statements
+            .iter()
+            .position(|st| st.depth() == 3)
+            .unwrap();
+        let it = &scop.statements[ey].iterators;
+        let rows: Vec<String> = s.rows[ey].iter().map(|r| r.expr(it)).collect();
+        assert_eq!(rows, ["t", "t + i", "t + j"], "{rows:?}");
+    });
+}
+
 #[test]
 fn gemm_i_and_j_are_parallel() {
     kernel_schedule("gemm", |scop, r| {

@@ -332,8 +332,12 @@ impl<'c> BandImage<'_, 'c> {
         let tuple = st.domain.tuple_name().expect("statements are named");
         let rows = &self.schedule.rows[s];
         let cs: Vec<String> = (0..self.depth).map(|k| format!("polyc_c{k}")).collect();
+        // The tile coordinates: the band's tiling rows (a diamond's cone complement first).
         let mut eqs: Vec<String> = (0..self.depth)
-            .map(|k| format!("{} = {}", cs[k], rows[self.start + k].expr(&names)))
+            .map(|k| {
+                let row = self.schedule.tiling_row(s, self.start + k);
+                format!("{} = {}", cs[k], row.expr(&names))
+            })
             .collect();
         eqs.extend(
             self.space

@@ -151,7 +151,7 @@ impl Lowering<'_, '_> {
             for k in 0..boxed {
                 cons.push(format!(
                     "{o} <= {} <= {o} + {t} - 1",
-                    rows[start + k].expr(&names),
+                    self.schedule.tiling_row(s, start + k).expr(&names),
                     o = origin(k),
                     t = size(k)
                 ));
