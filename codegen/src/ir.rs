@@ -310,6 +310,9 @@ pub struct TiledGroup {
     pub full_body: Option<KNode>,
     /// GPU: the work-items' layout (None on a CPU).
     pub threads: Option<ThreadLayout>,
+    /// CPU: the band dimension the tile's innermost loops run along, when no other loop runs
+    /// inside them (their trip count in a full tile is its tile size).
+    pub inner: Option<usize>,
 }
 
 /// The thread bucket a group's tiles use (thesis §7.3).

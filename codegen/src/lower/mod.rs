@@ -159,6 +159,22 @@ impl Lowering<'_, '_> {
         }
     }
 
+    /// The band dimension of a tile's innermost loops: the last of the intra-tile order, when
+    /// every schedule dimension after the band is scalar (no loop runs inside it).
+    fn innermost_band_dim(&self, order: &[IntraDim], depth: usize) -> Option<usize> {
+        let after = self.start() + depth..self.schedule.n_dims();
+        if after
+            .into_iter()
+            .any(|d| self.schedule.kinds[d] != pluto::DimKind::Scalar)
+        {
+            return None;
+        }
+        order.iter().rev().find_map(|d| match d {
+            IntraDim::Band(k) => Some(*k),
+            IntraDim::Cut => None,
+        })
+    }
+
     fn tiled(&self, group: &TileGroup) -> TiledGroup {
         let (order, threads, host_dims, wave_dims) = match self.device {
             Device::Cpu => (
@@ -255,6 +271,10 @@ impl Lowering<'_, '_> {
             body,
             full_body,
             threads: threads.map(|(layout, _)| layout),
+            inner: match self.device {
+                Device::Cpu => self.innermost_band_dim(&order.dims, group.depth),
+                Device::Gpu => None,
+            },
         }
     }
 }
