@@ -332,13 +332,11 @@ impl<'c> State<'_, 'c> {
 
     /// Record the band: parallel flags, then what its dimensions leave unordered.
     fn close_band(&mut self, start: usize, depth: usize, pieces: Vec<Piece<'c>>) {
-        let mut remaining = pieces;
-        let mut parallel = Vec::new();
-        for d in start..start + depth {
-            let loops = deltas::parallel_loops(self.scop, &remaining, &self.rows, &self.kinds, d);
-            parallel.push(loops.iter().all(|&p| p));
-            self.parallel[d] = loops;
-            remaining = deltas::restrict(self.scop, remaining, &self.rows, d);
+        let (marks, remaining) =
+            deltas::band_marks(self.scop, pieces, &self.rows, &self.kinds, start, depth);
+        let parallel = marks.iter().map(|l| l.iter().all(|&p| p)).collect();
+        for (k, loops) in marks.into_iter().enumerate() {
+            self.parallel[start + k] = loops;
         }
         self.pieces = remaining;
         self.bands.push(Band {

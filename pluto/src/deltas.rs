@@ -135,6 +135,25 @@ pub(crate) fn restrict<'c>(
         .collect()
 }
 
+/// The loop marks of a band's dimensions `start..start + depth` (per dimension, per statement:
+/// [`parallel_loops`]) from the pieces left at its start, and the pieces the band leaves.
+pub(crate) fn band_marks<'c>(
+    scop: &Scop,
+    pieces: Vec<Piece<'c>>,
+    rows: &[Vec<Row>],
+    kinds: &[DimKind],
+    start: usize,
+    depth: usize,
+) -> (Vec<Vec<bool>>, Vec<Piece<'c>>) {
+    let mut remaining = pieces;
+    let mut marks = Vec::new();
+    for d in start..start + depth {
+        marks.push(parallel_loops(scop, &remaining, rows, kinds, d));
+        remaining = restrict(scop, remaining, rows, d);
+    }
+    (marks, remaining)
+}
+
 /// Strongly connected components of the graph of the pieces over `n` statements, in
 /// topological order, each sorted.
 pub(crate) fn components(n: usize, pieces: &[Piece]) -> Vec<Vec<usize>> {

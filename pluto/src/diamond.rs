@@ -102,14 +102,13 @@ pub fn apply<'c>(ctx: &'c Ctx, scop: &Scop<'c>, schedule: &mut Schedule) {
 /// The band's parallel marks, from the pieces left at its start, after its rows moved.
 fn remark_band<'c>(scop: &Scop<'c>, schedule: &mut Schedule, b: usize, pieces: Vec<Piece<'c>>) {
     let (start, depth) = (schedule.bands[b].start, schedule.bands[b].depth);
-    let mut remaining = pieces;
-    for d in start..start + depth {
-        let loops = deltas::parallel_loops(scop, &remaining, &schedule.rows, &schedule.kinds, d);
+    let (marks, _) =
+        deltas::band_marks(scop, pieces, &schedule.rows, &schedule.kinds, start, depth);
+    for (k, loops) in marks.into_iter().enumerate() {
         let whole = loops.iter().all(|&p| p);
-        schedule.bands[b].parallel[d - start] = whole;
-        schedule.parallel[d] = whole;
-        schedule.loop_parallel[d] = loops;
-        remaining = deltas::restrict(scop, remaining, &schedule.rows, d);
+        schedule.bands[b].parallel[k] = whole;
+        schedule.parallel[start + k] = whole;
+        schedule.loop_parallel[start + k] = loops;
     }
 }
 
