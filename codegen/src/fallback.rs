@@ -124,7 +124,10 @@ pub fn wrap(
 ) -> String {
     let lines: Vec<&str> = original.split_inclusive('\n').collect();
     let (decls, cond) = guard;
-    let mut out = format!("{decls}  if ({cond}) {{\n{body}  }} else {{\n");
+    // The check is expected to hold: without the hint gcc predicts a chain of a dozen `&&`
+    // tests as rarely all true, deems the transformed code cold and does not vectorise it
+    // (gemver LARGE: untiled loops scalar, 8.6 ms against the original's 6.4 ms).
+    let mut out = format!("{decls}  if (__builtin_expect(!!({cond}), 1)) {{\n{body}  }} else {{\n");
     let mut why: Vec<String> = scop
         .assumptions
         .iter()
