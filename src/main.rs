@@ -153,6 +153,9 @@ enum Stage {
     Deps,
     /// The Pluto schedule: per statement rows, bands, parallel dimensions, intra-tile structure.
     Schedule,
+    /// The candidate local-memory buffers of every tiled group on the GPU targets: origins,
+    /// extents, reuse, in rank order.
+    Buffers,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -312,6 +315,19 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
                     json(&pluto::dump::json(&file, &scops, &results))
                 } else {
                     pluto::dump::text(&scops, &results)
+                }
+            }
+            Stage::Buffers => {
+                let opts = codegen::CompileOptions {
+                    pluto: pluto_options(cli),
+                    intra_wavefront: cli.intra_wavefront,
+                    ..codegen::CompileOptions::default()
+                };
+                let report = codegen::buffers::report(&ctx, &scops, &opts)?;
+                if cli.json {
+                    json(&codegen::buffers::json(&file, &report))
+                } else {
+                    codegen::buffers::text(&report)
                 }
             }
         };

@@ -1,5 +1,5 @@
-//! `polyc FILE --dump model|deps [--json]` on a suite kernel: the documented JSON keys, and the
-//! same facts in the text form.
+//! `polyc FILE --dump model|deps|buffers [--json]` on a suite kernel: the documented JSON keys,
+//! and the same facts in the text form.
 
 mod common;
 
@@ -72,6 +72,38 @@ fn deps_json_and_text_agree() {
         2
     );
     assert!(text.contains(&format!("{} dependences", deps.len())));
+}
+
+#[test]
+fn buffers_json_and_text_agree() {
+    let (file, inc) = gemm();
+    let (code, out, err) = polyc(&[&file, &inc, "--dump", "buffers", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let group = &v["scops"][0]["groups"][0];
+    assert_eq!(group["tiled_dims"], 3);
+    let buffers = group["buffers"].as_array().unwrap();
+    let arrays: Vec<&str> = buffers
+        .iter()
+        .map(|b| b["array"].as_str().unwrap())
+        .collect();
+    // C (four references) first; A and B, one reference each, after it.
+    assert_eq!(arrays.len(), 3);
+    assert_eq!(arrays[0], "C");
+    let c = &buffers[0];
+    assert_eq!(c["rank"], 1);
+    assert_eq!(c["written"], true);
+    assert_eq!(c["reuse"]["group"], 4);
+    assert_eq!(c["origin"], serde_json::json!(["o0", "o1"]));
+    assert_eq!(
+        c["extent"],
+        serde_json::json!(["(T0 - 1) + 1", "(T1 - 1) + 1"])
+    );
+    assert_eq!(c["elements_at_ranking_size"], 32 * 32);
+    let (code, text, _) = polyc(&[&file, &inc, "--dump", "buffers"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("3 candidate buffer(s)"), "{text}");
+    assert!(text.contains("1. C (written); 4 references"), "{text}");
 }
 
 #[test]

@@ -313,6 +313,8 @@ pub struct TiledGroup {
     /// CPU: the band dimension the tile's innermost loops run along, when no other loop runs
     /// inside them (their trip count in a full tile is its tile size).
     pub inner: Option<usize>,
+    /// GPU: the candidate local-memory buffers of a tile, best first (thesis §6.4.1).
+    pub buffers: Vec<ptile::buffers::Candidate>,
 }
 
 /// The thread bucket a group's tiles use (thesis §7.3).

@@ -6,8 +6,10 @@
 //! from `avelas-contract`. [`pipeline`] takes a scheduled SCoP to its tile space, [`lower`]s it to the
 //! kernel IR ([`ir`]), and prints it: kernels through [`device`], host code through
 //! [`host_printer`]; [`driver`] runs that per SCoP and [`mod@splice`] replaces each SCoP's lines of
-//! the user's file with the result, keeping everything else as written.
+//! the user's file with the result, keeping everything else as written. [`buffers`] reports the
+//! local-memory buffers of each tiled group (`--dump buffers`).
 
+pub mod buffers;
 pub mod c;
 pub mod device;
 pub mod driver;

@@ -61,6 +61,15 @@ impl ScopJob<'_, '_> {
         Some((scop_block(scop, how, &body), top))
     }
 
+    /// The SCoP lowered for a GPU target, and the names of the parameters of its groups'
+    /// code: the SCoP's, then the outer dimensions' values.
+    pub fn gpu_ir(&self) -> (ScopIr, Vec<String>) {
+        let ir = self.lowered(Device::Gpu, self.opts.intra_wavefront);
+        let mut params: Vec<String> = ir.data.params.iter().map(|p| p.name.clone()).collect();
+        params.extend(ir.groups.first().into_iter().flat_map(|g| g.outer.clone()));
+        (ir, params)
+    }
+
     /// The C code replacing one SCoP.
     pub fn c(&self) -> String {
         let (ctx, scop, schedule, prefix, opts) =

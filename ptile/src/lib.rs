@@ -20,8 +20,11 @@
 //! empty ones exactly with a probe of the intra-tile loops. The same formulas are printed as C
 //! by codegen and evaluated here for tests.
 //!
+//! [`buffers`] finds the candidate local-memory buffers of a group's tiles (thesis §6.4.1).
+//!
 //! [`intra`] chooses the order of the band dimensions inside a tile, per target.
 
+pub mod buffers;
 pub mod intra;
 pub mod space;
 

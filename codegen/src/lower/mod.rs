@@ -228,6 +228,16 @@ impl Lowering<'_, '_> {
             let full = self.recover(group, &dims, group.depth, &context, otl, &order.components);
             (Some(self.full_test(&group.full)), Some(lower_body(full)))
         };
+        let buffers = match self.device {
+            Device::Cpu => Vec::new(),
+            Device::Gpu => {
+                // Neighbouring work-items differ in the layout's last dimension.
+                let fastest = threads
+                    .as_ref()
+                    .and_then(|(layout, _)| layout.dims().last().copied());
+                ptile::buffers::candidates(self.scop, self.schedule, self.space, group, fastest)
+            }
+        };
         TiledGroup {
             depth: group.depth,
             mode: group.mode,
@@ -275,6 +285,7 @@ impl Lowering<'_, '_> {
                 Device::Cpu => self.innermost_band_dim(&order.dims, group.depth),
                 Device::Gpu => None,
             },
+            buffers,
         }
     }
 }
