@@ -112,7 +112,7 @@ pub struct RefId {
     pub access: usize,
 }
 
-/// What a buffer would save: the thesis' three criteria (after [ALSU07]), and the accesses
+/// What a buffer would save: the thesis' three criteria (after Aho, Lam, Sethi and Ullman), and the accesses
 /// per element at [`RANKING_TILE_SIZE`] in every dimension that orders what they leave equal.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reuse {
