@@ -24,6 +24,7 @@
 use pluto::Schedule;
 use rosepolly::model::{AccessKind, Scop};
 
+use crate::rational;
 use crate::space::{TileGroup, TileSpace};
 
 /// The tile size at which buffers are compared when they are ranked (the run-time default).
@@ -327,7 +328,7 @@ impl Class {
 /// a smaller rank: tile points that differ along the rest touch the same element.
 fn reused(subs: &[TileSubscript], rank: usize) -> bool {
     let rows: Vec<Vec<i64>> = subs.iter().map(|s| s.band.clone()).collect();
-    self::rank(&rows) < rank
+    pluto::ortho::rank(&rows) < rank
 }
 
 /// One statement's rows inside a group, and how to write its subscripts over the tile.
@@ -369,7 +370,7 @@ impl RowSpace {
             .map(|(c, _, _)| c.clone())
             .collect();
         RowSpace {
-            rank: rank(&band),
+            rank: pluto::ortho::rank(&band),
             rows,
             params: space.params.len(),
             depth: group.depth,
@@ -418,106 +419,22 @@ impl RowSpace {
     }
 }
 
-/// An exact fraction for the small eliminations here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Frac(i128, i128);
-
-impl Frac {
-    fn new(n: i128, d: i128) -> Frac {
-        let g = gcd(n.abs(), d.abs()).max(1);
-        let s = if d < 0 { -1 } else { 1 };
-        Frac(s * n / g, s * d / g)
-    }
-    fn zero(self) -> bool {
-        self.0 == 0
-    }
-    fn sub(self, o: Frac) -> Frac {
-        Frac::new(self.0 * o.1 - o.0 * self.1, self.1 * o.1)
-    }
-    fn mul(self, o: Frac) -> Frac {
-        Frac::new(self.0 * o.0, self.1 * o.1)
-    }
-    fn div(self, o: Frac) -> Frac {
-        Frac::new(self.0 * o.1, self.1 * o.0)
-    }
-}
-
-fn gcd(a: i128, b: i128) -> i128 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
-/// Row-reduces `m` (rows of fractions) in place; the pivot column of each reduced row.
-fn reduce(m: &mut [Vec<Frac>], cols: usize) -> Vec<usize> {
-    let mut pivots = Vec::new();
-    let mut r = 0;
-    for c in 0..cols {
-        let Some(p) = (r..m.len()).find(|&i| !m[i][c].zero()) else {
-            continue;
-        };
-        m.swap(r, p);
-        let pv = m[r][c];
-        for x in m[r].iter_mut() {
-            *x = x.div(pv);
-        }
-        for i in 0..m.len() {
-            if i != r && !m[i][c].zero() {
-                let f = m[i][c];
-                let row = m[r].clone();
-                for (x, y) in m[i].iter_mut().zip(row) {
-                    *x = x.sub(f.mul(y));
-                }
-            }
-        }
-        pivots.push(c);
-        r += 1;
-    }
-    pivots
-}
-
-/// The rank of integer rows.
-fn rank(rows: &[Vec<i64>]) -> usize {
-    let cols = rows.first().map_or(0, Vec::len);
-    let mut m: Vec<Vec<Frac>> = rows
-        .iter()
-        .map(|r| r.iter().map(|&x| Frac::new(x as i128, 1)).collect())
-        .collect();
-    reduce(&mut m, cols).len()
-}
-
 /// `λ` with `Σ_r λ_r rows[r] = target` (free ones zero), as integer numerators over a common
 /// denominator; `None` when there is no solution.
 fn solve(rows: &[Vec<i64>], target: &[i64]) -> Option<(Vec<i64>, i64)> {
-    let n = target.len();
-    let m_rows = rows.len();
     // One equation per iterator: Σ_r rows[r][i] λ_r = target[i].
-    let mut m: Vec<Vec<Frac>> = (0..n)
-        .map(|i| {
-            let mut eq: Vec<Frac> = rows
-                .iter()
-                .map(|r| Frac::new(r.get(i).copied().unwrap_or(0) as i128, 1))
-                .collect();
-            eq.push(Frac::new(target[i] as i128, 1));
-            eq
-        })
+    let equations: Vec<Vec<i64>> = (0..target.len())
+        .map(|i| rows.iter().map(|r| r[i]).collect())
         .collect();
-    let pivots = reduce(&mut m, m_rows);
-    // Inconsistent: a zero row with a non-zero right-hand side.
-    if m[pivots.len()..].iter().any(|eq| !eq[m_rows].zero()) {
-        return None;
-    }
-    let q = pivots.iter().enumerate().fold(1i128, |q, (r, _)| {
-        q / gcd(q, m[r][m_rows].1) * m[r][m_rows].1
-    });
-    let mut lambda = vec![0i64; m_rows];
-    for (r, &c) in pivots.iter().enumerate() {
-        let v = m[r][m_rows];
-        lambda[c] = i64::try_from(v.0 * (q / v.1)).ok()?;
-    }
-    Some((lambda, i64::try_from(q).ok()?))
+    let lambda = rational::solve(&equations, target)?;
+    let q = lambda
+        .iter()
+        .fold(1i128, |q, l| q / rational::gcd(q, l.den) * l.den);
+    let nums: Option<Vec<i64>> = lambda
+        .iter()
+        .map(|l| i64::try_from(l.num * (q / l.den)).ok())
+        .collect();
+    Some((nums?, i64::try_from(q).ok()?))
 }
 
 #[cfg(test)]
@@ -538,7 +455,7 @@ mod tests {
             solve(&[vec![2, -1], vec![2, 1]], &[0, 1]),
             Some((vec![-1, 1], 2))
         );
-        assert_eq!(rank(&[vec![1, 0], vec![2, 0]]), 1);
+        assert_eq!(pluto::ortho::rank(&[vec![1, 0], vec![2, 0]]), 1);
     }
 
     #[test]

@@ -26,6 +26,7 @@
 
 pub mod buffers;
 pub mod intra;
+mod rational;
 pub mod space;
 
 pub use intra::{cpu_order, gpu_order, IntraDim, IntraOrder};
