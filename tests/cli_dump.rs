@@ -100,10 +100,17 @@ fn buffers_json_and_text_agree() {
         serde_json::json!(["(T0 - 1) + 1", "(T1 - 1) + 1"])
     );
     assert_eq!(c["elements_at_ranking_size"], 32 * 32);
+    // The kernels stage all three, best first.
+    let versions: Vec<u64> = buffers
+        .iter()
+        .map(|b| b["kernel_version"].as_u64().unwrap())
+        .collect();
+    assert_eq!(versions, [1, 2, 3]);
     let (code, text, _) = polyc(&[&file, &inc, "--dump", "buffers"]);
     assert_eq!(code, 0);
     assert!(text.contains("3 candidate buffer(s)"), "{text}");
     assert!(text.contains("1. C (written); 4 references"), "{text}");
+    assert!(text.contains("staged from kernel version 3"), "{text}");
 }
 
 #[test]

@@ -1,18 +1,28 @@
 //! `polyc --target opencl`: every kernel, built once against avelas-rt, run on the machine's
 //! OpenCL device (PoCL on the CPU in CI), prints the original program's array dumps for tile
-//! sizes of one, odd mixes, sizes larger than the problem, and with every tile run by
-//! intra-tile wavefronts.
+//! sizes of one, odd mixes, sizes larger than the problem, with every local-memory window that
+//! selects a different kernel version, and with every tile run by intra-tile wavefronts.
 
 mod common;
 
 use common::{check_kernels, opencl_present, runtime_ldflags, Variant};
 use polybench::Kernel;
 
-/// Four settings: one, odd and mixed, wide, larger than every problem. (Each work-group size
-/// is a kernel compilation on PoCL, the test's main cost.)
+/// Tile sizes of one, odd and mixed, wide, larger than every problem; and the local-memory
+/// windows of issue 14 on the same built program: unset (the device's, every buffer), `0`
+/// (version 0, no buffer) and 2048 bytes (some buffers, fewer as tiles grow). (Each
+/// work-group size is a kernel compilation on PoCL, the test's main cost.)
 const RUNS: &[&[(&str, &str)]] = &[
     &[("POLYC_TILE_SIZES", "1")],
     &[("POLYC_TILE_SIZES", "3,5,7")],
+    &[("POLYC_TILE_SIZES", "3,5,7"), ("POLYC_LOCAL_MEM", "0")],
+    &[("POLYC_TILE_SIZES", "3,5,7"), ("POLYC_LOCAL_MEM", "2048")],
+    &[("POLYC_TILE_SIZES", "32")],
+    &[("POLYC_TILE_SIZES", "32"), ("POLYC_LOCAL_MEM", "0")],
+    &[("POLYC_TILE_SIZES", "32"), ("POLYC_LOCAL_MEM", "2048")],
+    &[("POLYC_TILE_SIZES", "16,8,64")],
+    &[("POLYC_TILE_SIZES", "16,8,64"), ("POLYC_LOCAL_MEM", "0")],
+    &[("POLYC_TILE_SIZES", "16,8,64"), ("POLYC_LOCAL_MEM", "2048")],
     &[("POLYC_TILE_SIZES", "4,64,16")],
     &[("POLYC_TILE_SIZES", "1000")],
 ];

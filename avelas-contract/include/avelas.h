@@ -16,11 +16,10 @@ typedef struct avelas_buffer avelas_buffer;
 
 /* Configuration from the environment, validated on first use: POLYC_TILE_SIZES (size of tiled
    dimension k; a shorter list repeats its last value; default 32), POLYC_PROFILE, POLYC_TRACE
-   (0 or 1), POLYC_DEVICE, POLYC_LOCAL_MEM (bytes). */
+   (0 or 1), POLYC_DEVICE, POLYC_LOCAL_MEM (bytes; see avelas_cl_local_mem). */
 long avelas_tile_size(int k);
 int avelas_profile(void);
 int avelas_trace(void);
-long avelas_local_mem(void);
 
 /* Tile buckets (thesis 7.2): the tiles of one launch, `dims` coordinates and a tag each
    (1: full tile, 0: partial), in the order work-groups get them. */
@@ -42,12 +41,15 @@ long avelas_thread_bucket_waves(const avelas_thread_bucket *b);
 void avelas_thread_bucket_free(avelas_thread_bucket *b);
 
 /* Buffer buckets (thesis 7.4, Algorithm 6): local-memory buffers submitted in rank order
-   while they fit in the window; the kernel version to launch. */
+   while they fit in the window; the kernel version to launch and the local memory it needs.
+   A buffer the tile writes (`written` nonzero) takes a flag byte per element too; each part
+   is rounded up to 8 bytes. */
 avelas_buffer_bucket *avelas_buffer_bucket_alloc(long window);
 int avelas_buffer_bucket_submit(avelas_buffer_bucket *b, long elem_size, int dims,
                                 const long *extents, const long *padding, long work_items,
-                                int kernel);
+                                int kernel, int written);
 int avelas_buffer_bucket_kernel(const avelas_buffer_bucket *b);
+long avelas_buffer_bucket_bytes(const avelas_buffer_bucket *b);
 void avelas_buffer_bucket_free(avelas_buffer_bucket *b);
 
 /* OpenCL. The device POLYC_DEVICE names is opened once per process; kernel sources are built
@@ -57,6 +59,9 @@ void *avelas_cl_open(void);
 avelas_kernel *avelas_cl_kernel(void *cl, const char *source, const char *name);
 int avelas_cl_max_work_group(const avelas_kernel *k);
 int avelas_cl_padding(void *cl);
+/* The local-memory window L_w of a work-group: POLYC_LOCAL_MEM, else the device's
+   CL_DEVICE_LOCAL_MEM_SIZE. */
+long avelas_cl_local_mem(void *cl);
 /* A buffer of `bytes` bytes; write and read copy bytes offset..offset+bytes of the host
    object to or from the same bytes of the buffer. */
 avelas_buffer *avelas_cl_buffer(void *cl, size_t bytes);
@@ -65,6 +70,8 @@ void avelas_cl_read(const avelas_buffer *b, void *host, size_t offset, size_t by
 void avelas_cl_buffer_free(avelas_buffer *b);
 void avelas_cl_arg(const avelas_kernel *k, int index, const void *value, size_t size);
 void avelas_cl_arg_buffer(const avelas_kernel *k, int index, const avelas_buffer *b);
+/* A __local argument of `bytes` bytes. */
+void avelas_cl_arg_local(const avelas_kernel *k, int index, long bytes);
 long avelas_cl_launch(const avelas_kernel *k, avelas_tile_bucket *tiles,
                       avelas_thread_bucket *threads);
 double avelas_cl_kernel_ms(void *cl);
@@ -74,6 +81,9 @@ void avelas_cl_finish(void *cl);
    asked for; the generated code passes the addresses to its kernels. */
 void avelas_cuda_open(void);
 int avelas_cuda_max_threads(void);
+/* The shared-memory window L_w of a block: POLYC_LOCAL_MEM, else what a kernel may opt in to
+   (cudaFuncAttributeMaxDynamicSharedMemorySize). */
+long avelas_cuda_local_mem(void);
 const void *avelas_cuda_tile_bucket(avelas_tile_bucket *b, long *stride);
 const void *avelas_cuda_thread_bucket(avelas_thread_bucket *b, long *stride,
                                       const void **offsets);

@@ -22,8 +22,6 @@ pub const VARIABLES: &[&str] = &[
     "POLYC_DEVICE",
     "POLYC_LOCAL_MEM",
 ];
-/// The local-memory window when `POLYC_LOCAL_MEM` is unset (thesis §6.4: `L_w`).
-pub const DEFAULT_LOCAL_MEM: u64 = 16 * 1024;
 
 /// What each variable expects, as its error messages say.
 pub const TILE_SIZES_EXPECTED: &str = "positive integers separated by commas, e.g. 16,32,32";
@@ -68,8 +66,9 @@ pub struct Config {
     pub profile: bool,
     pub trace: bool,
     pub device: DeviceChoice,
-    /// Bytes of local memory per work-group the buffer buckets may use.
-    pub local_mem: u64,
+    /// Bytes of local memory per work-group the buffer buckets may use (thesis §6.4: `L_w`);
+    /// `None`: what the device offers a work-group (avelas-rt asks it).
+    pub local_mem: Option<u64>,
 }
 
 /// A malformed variable.
@@ -193,11 +192,18 @@ fn device(v: Option<&str>) -> Result<DeviceChoice, ConfigError> {
     Ok(DeviceChoice::Name(text.to_lowercase()))
 }
 
-fn local_mem(v: Option<&str>) -> Result<u64, ConfigError> {
+fn local_mem(v: Option<&str>) -> Result<Option<u64>, ConfigError> {
     let Some(text) = v.filter(|t| !t.is_empty()) else {
-        return Ok(DEFAULT_LOCAL_MEM);
+        return Ok(None);
     };
-    text.parse().map_err(|_| ConfigError {
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ConfigError {
+            variable: "POLYC_LOCAL_MEM",
+            value: text.to_string(),
+            expected: LOCAL_MEM_EXPECTED,
+        });
+    }
+    text.parse().map(Some).map_err(|_| ConfigError {
         variable: "POLYC_LOCAL_MEM",
         value: text.to_string(),
         expected: LOCAL_MEM_EXPECTED,
@@ -269,7 +275,14 @@ mod tests {
         );
         assert_eq!(config(&[]).unwrap().min_points, None);
         assert!(config(&[("POLYC_DEVICE", "a:b")]).is_err());
-        assert!(config(&[("POLYC_LOCAL_MEM", "lots")]).is_err());
+        for bad in ["lots", "-1", "+2048", "2k"] {
+            assert!(config(&[("POLYC_LOCAL_MEM", bad)]).is_err(), "{bad}");
+        }
+        assert_eq!(config(&[]).unwrap().local_mem, None);
+        assert_eq!(
+            config(&[("POLYC_LOCAL_MEM", "0")]).unwrap().local_mem,
+            Some(0)
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! - [`c_config`]: the same grammar as C, printed from [`config`]'s constants into programs of
 //!   the C+OpenMP target, which do not link avelas-rt;
 //! - [`kernel_args`]: the arguments the run-time passes to every kernel, first, in order;
+//! - [`LOCAL_MEM_ALIGN`]: how a kernel version's local-memory buffers are laid out;
 //! - [`HEADER`]: avelas-rt's C interface (`include/avelas.h`), which generated GPU programs
 //!   declare and avelas-rt's `ffi` implements.
 //!
@@ -18,6 +19,12 @@ pub mod kernel_args;
 
 /// avelas-rt's C interface, which generated GPU programs declare.
 pub const HEADER: &str = include_str!("../include/avelas.h");
+
+/// A kernel version's local memory is one block the launch sizes: per buffer (in rank order)
+/// its elements, then, for a buffer the tile writes, one flag byte per element; each part starts
+/// at a multiple of this many bytes. avelas-rt's buffer bucket counts it so, codegen's kernels
+/// carve it so.
+pub const LOCAL_MEM_ALIGN: u64 = 8;
 
 /// The C functions through which generated host code reads its configuration: the size of
 /// tiled dimension `k` (`long f(int k)`), and the profile and trace switches (`int f(void)`).

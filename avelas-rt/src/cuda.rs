@@ -15,6 +15,9 @@ use crate::RtError;
 pub struct CudaRuntime {
     pub name: String,
     pub max_threads: usize,
+    /// Shared memory one block may use when its kernel opts in (more than the 48 KiB every
+    /// kernel gets), in bytes.
+    pub shared_per_block: usize,
     /// Most blocks along grid dimensions x and y.
     pub max_grid: (usize, usize),
 }
@@ -79,6 +82,8 @@ impl CudaRuntime {
         Ok(CudaRuntime {
             name: names[ordinal].clone(),
             max_threads: attr(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+            shared_per_block: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+                .max(attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)),
             max_grid: (
                 attr(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X),
                 attr(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),

@@ -58,9 +58,9 @@ pub extern "C" fn avelas_trace() -> c_int {
     c_int::from(config().trace)
 }
 
-#[no_mangle]
-pub extern "C" fn avelas_local_mem() -> c_long {
-    config().local_mem as c_long
+/// The local-memory window `L_w`: `POLYC_LOCAL_MEM`, else what the device offers.
+fn window(device: u64) -> c_long {
+    config().local_mem.unwrap_or(device).min(c_long::MAX as u64) as c_long
 }
 
 // ---- tile buckets ----
@@ -195,17 +195,25 @@ pub unsafe extern "C" fn avelas_buffer_bucket_submit(
     padding: *const c_long,
     work_items: c_long,
     kernel: c_int,
+    written: c_int,
 ) -> c_int {
     let n = dims.max(0) as usize;
     let e: Vec<i64> = (0..n).map(|d| *extents.add(d)).collect();
     let p: Vec<i64> = (0..n).map(|d| *padding.add(d)).collect();
-    c_int::from((*b).submit(
-        elem_size.max(0) as u64,
-        &e,
-        &p,
-        work_items,
-        kernel.max(0) as usize,
-    ))
+    let shape = crate::buffer_bucket::Shape {
+        elem_size: elem_size.max(0) as u64,
+        extents: &e,
+        padding: &p,
+        written: written != 0,
+    };
+    c_int::from((*b).submit(&shape, work_items, kernel.max(0) as usize))
+}
+
+/// # Safety
+/// `b` from [`avelas_buffer_bucket_alloc`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_buffer_bucket_bytes(b: *const BufferBucket) -> c_long {
+    (*b).bytes().min(c_long::MAX as u64) as c_long
 }
 
 /// # Safety
@@ -316,6 +324,12 @@ pub unsafe extern "C" fn avelas_cl_max_work_group(k: *const KernelHandle) -> c_i
     (*k).max_work_group.min(c_int::MAX as usize) as c_int
 }
 
+/// The local-memory window of the OpenCL device's work-groups.
+#[no_mangle]
+pub extern "C" fn avelas_cl_local_mem(_cl: *mut c_void) -> c_long {
+    window(cl().rt.local_mem)
+}
+
 #[no_mangle]
 pub extern "C" fn avelas_cl_padding(_cl: *mut c_void) -> c_int {
     cl().rt.padding() as c_int
@@ -391,6 +405,20 @@ pub unsafe extern "C" fn avelas_cl_arg(
     let v = ArgVal::from_raw(size, value, false);
     guard("setting a kernel argument", || {
         st.rt.arg(&(*k).kernel, index as u32, v)
+    });
+}
+
+/// A `__local` argument of `bytes` bytes (a kernel version's local-memory buffers).
+///
+/// # Safety
+/// `k` from [`avelas_cl_kernel`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cl_arg_local(k: *const KernelHandle, index: c_int, bytes: c_long) {
+    let st = cl();
+    let len = bytes.max(1) as usize;
+    guard("setting a kernel argument", || {
+        st.rt
+            .arg(&(*k).kernel, index as u32, ArgVal::local::<u8>(&len))
     });
 }
 
@@ -514,6 +542,12 @@ pub extern "C" fn avelas_cuda_open() {
 #[no_mangle]
 pub extern "C" fn avelas_cuda_max_threads() -> c_int {
     cuda().max_threads.min(c_int::MAX as usize) as c_int
+}
+
+/// The local-memory (shared memory) window of the CUDA device's blocks.
+#[no_mangle]
+pub extern "C" fn avelas_cuda_local_mem() -> c_long {
+    window(cuda().shared_per_block as u64)
 }
 
 /// The tile bucket in device memory (consolidated now); its row stride in `*stride`.

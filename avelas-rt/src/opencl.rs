@@ -24,6 +24,8 @@ pub struct ClRuntime {
     pub name: String,
     pub is_gpu: bool,
     pub max_work_group: usize,
+    /// Local memory a work-group may use, in bytes (`CL_DEVICE_LOCAL_MEM_SIZE`).
+    pub local_mem: u64,
     /// Kernel time accumulated from events when profiling.
     pub profile: bool,
     pub kernel_ns: u64,
@@ -111,6 +113,10 @@ impl ClRuntime {
             Some(DeviceInfoResult::MaxWorkGroupSize(n)) => n,
             _ => 256,
         };
+        let local_mem = match device_info(device, DeviceInfo::LocalMemSize) {
+            Some(DeviceInfoResult::LocalMemSize(n)) => n,
+            _ => 0,
+        };
         Ok(ClRuntime {
             device,
             context,
@@ -118,6 +124,7 @@ impl ClRuntime {
             name: format!("{pname} / {dname}"),
             is_gpu,
             max_work_group,
+            local_mem,
             profile,
             kernel_ns: 0,
         })

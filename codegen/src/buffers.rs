@@ -24,6 +24,8 @@ pub struct GroupBuffers {
     pub statements: Vec<String>,
     pub depth: usize,
     pub candidates: Vec<Candidate>,
+    /// Per candidate, the kernel version that first stages it (`None`: no version does).
+    pub staged: Vec<Option<usize>>,
 }
 
 /// One SCoP's tiled groups.
@@ -66,6 +68,14 @@ pub fn report(
                         group: g.index,
                         statements: g.names,
                         depth: t.depth,
+                        staged: t
+                            .buffers
+                            .iter()
+                            .map(|c| {
+                                let same = |s: &Candidate| s.datum == c.datum && s.class == c.class;
+                                t.staging.buffers.iter().position(same).map(|v| v + 1)
+                            })
+                            .collect(),
                         candidates: t.buffers,
                     }),
                     GroupCode::Untiled(_) => None,
@@ -140,7 +150,11 @@ pub fn text(scops: &[ScopBuffers]) -> String {
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
-                out.push_str(&format!("    {}. {}\n", rank + 1, reuse_words(c)));
+                let staged = match g.staged[rank] {
+                    Some(v) => format!("; staged from kernel version {v}"),
+                    None => "; not staged".into(),
+                };
+                out.push_str(&format!("    {}. {}{staged}\n", rank + 1, reuse_words(c)));
                 out.push_str(&format!("       origin [{}]\n", list(&|d| &d.origin)));
                 out.push_str(&format!("       extent [{}]\n", list(&|d| &d.extent)));
             }
@@ -162,7 +176,11 @@ pub fn json(file: &str, scops: &[ScopBuffers]) -> Value {
                         .candidates
                         .iter()
                         .enumerate()
-                        .map(|(rank, c)| candidate_json(c, rank + 1, g.depth, &s.params))
+                        .map(|(rank, c)| {
+                            let mut v = candidate_json(c, rank + 1, g.depth, &s.params);
+                            v["kernel_version"] = json!(g.staged[rank]);
+                            v
+                        })
                         .collect();
                     json!({
                         "group": g.group,

@@ -45,8 +45,13 @@ static inline __attribute__((unused)) double polyc_now(void) {{
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }}
-#endif
-"#
+{mark}#endif
+"#,
+        mark = if cuda {
+            crate::staging::helper(crate::device::Dialect::Cuda)
+        } else {
+            String::new()
+        }
     )
 }
 
@@ -219,7 +224,7 @@ impl Default for COptions {
 /// work-items' barrier and points (thesis Fig. 6.12).
 pub trait DeviceHooks {
     /// A statement instance, rewritten for device memory.
-    fn statement(&self, e: Expr) -> Expr;
+    fn statement(&self, stmt: usize, e: Expr) -> Expr;
     /// The barrier of a work-group.
     fn barrier(&self) -> String;
     /// Lines that open the loop over the work-item's thread-bucket entries: its header (which
@@ -404,7 +409,7 @@ impl Printer<'_> {
                 None => {
                     let mut e = statement_instance(self.scop, *stmt, args, self.device.is_some());
                     if let Some(d) = self.device {
-                        e = d.statement(e);
+                        e = d.statement(*stmt, e);
                     }
                     self.line(indent, &format!("{e};"));
                 }

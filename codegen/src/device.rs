@@ -22,6 +22,7 @@ use crate::footprint;
 use crate::host::{indent, tile_loop};
 use crate::ir::{base, origin, size, GroupCode, GroupIr, KNode, ScopData, ScopIr, TiledGroup};
 use crate::names::{unmarked, user};
+use crate::staging::{self, Stager};
 
 /// Which language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +85,22 @@ pub fn kernel_name(scop: usize, group: usize) -> String {
     format!("polyc_k{scop}_{group}")
 }
 
+/// The name of version `v` of a kernel: `v` local-memory buffers (version 0 has none).
+pub fn version_name(kernel: &str, v: usize) -> String {
+    match v {
+        0 => kernel.to_string(),
+        v => format!("{kernel}_b{v}"),
+    }
+}
+
+/// How many versions beyond version 0 a group's kernel has.
+pub fn versions(g: &GroupIr) -> usize {
+    match &g.code {
+        GroupCode::Tiled(t) => t.staging.versions(),
+        GroupCode::Untiled(_) => 0,
+    }
+}
+
 /// Prints the kernels of one SCoP.
 pub struct DeviceCode<'a> {
     pub ir: &'a ScopIr,
@@ -121,6 +138,7 @@ impl DeviceCode<'_> {
             s,
             "{q} long polyc_lfloord(long n, long d) {{ return n >= 0 ? n / d : -((-n + d - 1) / d); }}"
         );
+        s.push_str(&staging::helper(dialect));
         s
     }
 
@@ -129,12 +147,13 @@ impl DeviceCode<'_> {
         self.ir
             .groups
             .iter()
-            .map(|g| self.kernel(g))
+            .flat_map(|g| (0..=versions(g)).map(move |v| self.kernel(g, v)))
             .collect::<Vec<_>>()
             .join("\n")
     }
 
-    fn kernel(&self, g: &GroupIr) -> String {
+    /// Version `version` of group `g`'s kernel: it stages the `version` best buffers.
+    fn kernel(&self, g: &GroupIr, version: usize) -> String {
         let cuda = self.dialect == Dialect::Cuda;
         let (glob, head) = if cuda {
             ("", "extern \"C\" __global__ void")
@@ -169,6 +188,9 @@ impl DeviceCode<'_> {
                 }
             });
         }
+        if version > 0 {
+            params.extend(staging::parameter(self.dialect).map(String::from));
+        }
         let (group_id, lid, wg) = if cuda {
             (
                 "(long)blockIdx.x + (long)gridDim.x * (long)blockIdx.y",
@@ -188,7 +210,7 @@ impl DeviceCode<'_> {
             "/* group {}: {:?} */\n{head} {}(\n    {})\n{{",
             g.index,
             g.names,
-            kernel_name(self.ir.id, g.index),
+            version_name(&kernel_name(self.ir.id, g.index), version),
             params.join(",\n    ")
         );
         let _ = writeln!(out, "  const long polyc_e = {group_id};");
@@ -202,20 +224,36 @@ impl DeviceCode<'_> {
         // Every kernel receives all the SCoP's data; the ones it does not touch are used here.
         let unused: Vec<String> = params[kernel_args::COUNT..]
             .iter()
+            .filter(|p| !p.contains("polyc_lm"))
             .map(|p| format!("(void){};", p.rsplit([' ', '*']).next().unwrap_or(p)))
             .collect();
         let _ = writeln!(out, "  {}", unused.join(" "));
         let body = match &g.code {
-            GroupCode::Untiled(code) => self.print(code, 2),
-            GroupCode::Tiled(t) => self.tiled(t),
+            GroupCode::Untiled(code) => self.print(code, 2, None),
+            GroupCode::Tiled(t) => {
+                let linearize = |a: &str, s: &[Expr]| linearize(&self.ir.data, a, s.to_vec());
+                let stager = Stager {
+                    staging: &t.staging,
+                    data: &self.ir.data,
+                    dialect: self.dialect,
+                    version,
+                    linearize: &linearize,
+                };
+                if version > 0 {
+                    out.push_str(&indent(&stager.declarations(), 2));
+                }
+                self.tiled(t, &stager)
+            }
         };
         out.push_str(&body);
         out.push_str("}\n");
         out
     }
 
-    /// A tiled group's kernel body: its tile from the bucket, inner tile loops, the tile code.
-    fn tiled(&self, t: &TiledGroup) -> String {
+    /// A tiled group's kernel body: its tile from the bucket, inner tile loops, the tile code
+    /// (between the moves of its buffers when the version has some).
+    fn tiled(&self, t: &TiledGroup, stager: &Stager) -> String {
+        let stage = Some(stager);
         let mut out = String::new();
         for (k, (lo, hi)) in t.points.iter().enumerate() {
             let _ = writeln!(
@@ -239,13 +277,23 @@ impl DeviceCode<'_> {
                 t.host_dims
             );
         }
+        // With buffers, each branch of the full-tile switch moves them in and out itself:
+        // PoCL's work-group compiler fails an assertion ("Incoming edges to non-entry block")
+        // on a switch with barriers inside that follows the move-in's barrier (trmm).
+        let stage_tile = |body: String| {
+            if stager.version > 0 {
+                stager.wrap(&body, &barrier(self.dialect))
+            } else {
+                body
+            }
+        };
         let mut code = match &t.full_body {
             Some(full) => format!(
                 "if (polyc_full) {{\n{}}} else {{\n{}}}\n",
-                self.print(full, 2),
-                self.print(&t.body, 2)
+                indent(&stage_tile(self.print(full, 0, stage)), 2),
+                indent(&stage_tile(self.print(&t.body, 0, stage)), 2)
             ),
-            None => self.print(&t.body, 0),
+            None => stage_tile(self.print(&t.body, 0, stage)),
         };
         let bases: String = (0..t.depth)
             .map(|k| {
@@ -270,7 +318,7 @@ impl DeviceCode<'_> {
         out
     }
 
-    fn print(&self, code: &KNode, extra: usize) -> String {
+    fn print(&self, code: &KNode, extra: usize, stager: Option<&Stager>) -> String {
         let opts = COptions {
             openmp: false,
             index_type: "long".into(),
@@ -281,44 +329,117 @@ impl DeviceCode<'_> {
         let hooks = Hooks {
             data: &self.ir.data,
             dialect: self.dialect,
+            stager: stager.filter(|s| s.version > 0),
         };
         c::print_k(&self.ir.data, code, &opts, Some(&hooks))
+    }
+}
+
+/// The work-group's barrier.
+fn barrier(dialect: Dialect) -> String {
+    match dialect {
+        Dialect::OpenCl => "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);".into(),
+        Dialect::Cuda => "__syncthreads();".into(),
+    }
+}
+
+/// `array[subscripts]` on the device, where arrays are flat and row-major.
+fn linearize(data: &ScopData, array: &str, subscripts: Vec<Expr>) -> Expr {
+    let array = array.to_string();
+    match data.datum(unmarked(&array)) {
+        Some(d) if subscripts.len() == d.extents.len() && d.extents.len() > 1 => {
+            let mut lin = subscripts[0].clone();
+            for (s, ext) in subscripts.iter().zip(&d.extents).skip(1) {
+                let extent = ext
+                    .clone()
+                    .expect("the GPU targets check array extents first");
+                lin = Expr::Binary {
+                    op: BinaryOp::Add,
+                    lhs: Box::new(Expr::Binary {
+                        op: BinaryOp::Mul,
+                        lhs: Box::new(lin),
+                        rhs: Box::new(extent),
+                    }),
+                    rhs: Box::new(s.clone()),
+                };
+            }
+            Expr::Index {
+                array,
+                subscripts: vec![lin],
+            }
+        }
+        _ => Expr::Index { array, subscripts },
     }
 }
 
 struct Hooks<'a> {
     data: &'a ScopData,
     dialect: Dialect,
+    /// The kernel version's buffers, when it has some.
+    stager: Option<&'a Stager<'a>>,
+}
+
+impl Hooks<'_> {
+    /// Statement `stmt`'s references that a buffer of this version holds, redirected to it;
+    /// a write also sets the element's flag.
+    fn staged(&self, stmt: usize, e: Expr) -> Expr {
+        let Some(stager) = self.stager else {
+            return e;
+        };
+        let Some(refs) = stager.staging.refs.get(&stmt) else {
+            return e;
+        };
+        let mut n = 0;
+        let e = e.map(&mut |x| match x {
+            Expr::Index { array, subscripts } => {
+                let b = refs.get(n).copied().flatten();
+                n += 1;
+                match b {
+                    Some(b) if b < stager.version => stager.element(b, subscripts),
+                    _ => Expr::Index { array, subscripts },
+                }
+            }
+            other => other,
+        });
+        match e {
+            Expr::Assign { op, lhs, rhs } => {
+                let lhs = match *lhs {
+                    Expr::Index { array, subscripts } => {
+                        let flagged = (0..stager.version).find(|&b| {
+                            staging::bl(b) == array && stager.staging.buffers[b].written
+                        });
+                        match flagged {
+                            Some(b) => Expr::Index {
+                                array,
+                                subscripts: vec![Expr::Call {
+                                    func: staging::MARK.into(),
+                                    args: vec![Expr::var(staging::bf(b)), subscripts[0].clone()],
+                                }],
+                            },
+                            None => Expr::Index { array, subscripts },
+                        }
+                    }
+                    other => other,
+                };
+                Expr::Assign {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs,
+                }
+            }
+            other => other,
+        }
+    }
 }
 
 impl DeviceHooks for Hooks<'_> {
-    fn statement(&self, e: Expr) -> Expr {
+    fn statement(&self, stmt: usize, e: Expr) -> Expr {
         let data = self.data;
+        let e = self.staged(stmt, e);
         e.map(&mut |n| match n {
-            Expr::Index { array, subscripts } => match data.datum(unmarked(&array)) {
-                Some(d) if subscripts.len() == d.extents.len() && d.extents.len() > 1 => {
-                    let mut lin = subscripts[0].clone();
-                    for (s, ext) in subscripts.iter().zip(&d.extents).skip(1) {
-                        let extent = ext
-                            .clone()
-                            .expect("the GPU targets check array extents first");
-                        lin = Expr::Binary {
-                            op: BinaryOp::Add,
-                            lhs: Box::new(Expr::Binary {
-                                op: BinaryOp::Mul,
-                                lhs: Box::new(lin),
-                                rhs: Box::new(extent),
-                            }),
-                            rhs: Box::new(s.clone()),
-                        };
-                    }
-                    Expr::Index {
-                        array,
-                        subscripts: vec![lin],
-                    }
-                }
-                _ => Expr::Index { array, subscripts },
-            },
+            Expr::Index { array, subscripts } if !array.starts_with("polyc_bl") => {
+                linearize(data, &array, subscripts)
+            }
             // OpenCL C overloads its math functions on the argument type: `expf` is `exp`.
             Expr::Call { func, args } if self.dialect == Dialect::OpenCl => Expr::Call {
                 func: opencl_math(&func),
@@ -336,10 +457,7 @@ impl DeviceHooks for Hooks<'_> {
     }
 
     fn barrier(&self) -> String {
-        match self.dialect {
-            Dialect::OpenCl => "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);".into(),
-            Dialect::Cuda => "__syncthreads();".into(),
-        }
+        barrier(self.dialect)
     }
 
     fn points_open(&self, wave: &Expr, vars: &[String], origins: &[String]) -> Vec<String> {

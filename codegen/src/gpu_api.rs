@@ -8,7 +8,7 @@ use std::fmt::Write;
 use avelas_contract::kernel_args as arg;
 use avelas_contract::AVELAS_FNS;
 
-use crate::device::{Dialect, KernelArg};
+use crate::device::{version_name, Dialect, KernelArg};
 use crate::ir::size;
 use crate::names::user;
 
@@ -41,8 +41,15 @@ pub trait GpuApi {
     fn thread_bucket(&self, _i: usize) -> String {
         String::new()
     }
-    /// Launch group `i`'s kernel `name` over its buckets, with its own arguments `args`.
-    fn launch(&self, i: usize, name: &str, args: &[KernelArg]) -> String;
+    /// The local-memory window `L_w` of a work-group, a C expression.
+    fn window(&self) -> &'static str;
+    /// After group `i`'s buffer bucket chose version `polyc_v<i>` of kernel `name` (of
+    /// `versions` beyond version 0) needing `polyc_lm<i>` bytes: make that version the one
+    /// launched.
+    fn select(&self, i: usize, name: &str, source: &str, versions: usize) -> String;
+    /// Launch group `i`'s kernel `name` (the version chosen of `versions`) over its buckets,
+    /// with its own arguments `args`.
+    fn launch(&self, i: usize, name: &str, args: &[KernelArg], versions: usize) -> String;
     /// Wait for the device.
     fn finish(&self) -> &'static str;
     /// The milliseconds the kernels ran.
@@ -92,7 +99,28 @@ impl GpuApi for OpenCl {
         )
     }
 
-    fn launch(&self, i: usize, _name: &str, args: &[KernelArg]) -> String {
+    fn window(&self) -> &'static str {
+        "avelas_cl_local_mem(polyc_cl)"
+    }
+
+    fn select(&self, i: usize, name: &str, source: &str, versions: usize) -> String {
+        if versions == 0 {
+            return String::new();
+        }
+        let names: Vec<String> = (0..=versions)
+            .map(|v| format!("\"{}\"", version_name(name, v)))
+            .collect();
+        format!(
+            "if (polyc_v{i} > 0) {{
+  static const char *const polyc_names[] = {{{}}};
+  polyc_k{i} = avelas_cl_kernel(polyc_cl, {source}, polyc_names[polyc_v{i}]);
+}}
+",
+            names.join(", ")
+        )
+    }
+
+    fn launch(&self, i: usize, _name: &str, args: &[KernelArg], versions: usize) -> String {
         let mut s = String::new();
         for (j, a) in args.iter().enumerate() {
             let idx = arg::COUNT + j;
@@ -116,6 +144,13 @@ impl GpuApi for OpenCl {
                     user(name)
                 ),
             };
+        }
+        if versions > 0 {
+            let _ = writeln!(
+                s,
+                "if (polyc_v{i} > 0) avelas_cl_arg_local(polyc_k{i}, {}, polyc_lm{i});",
+                arg::COUNT + args.len()
+            );
         }
         let _ = writeln!(
             s,
@@ -188,7 +223,29 @@ impl GpuApi for Cuda {
         )
     }
 
-    fn launch(&self, i: usize, name: &str, args: &[KernelArg]) -> String {
+    fn window(&self) -> &'static str {
+        "avelas_cuda_local_mem()"
+    }
+
+    fn select(&self, i: usize, name: &str, _source: &str, versions: usize) -> String {
+        if versions == 0 {
+            return String::new();
+        }
+        // Beyond 48 KiB of dynamic shared memory a kernel must opt in.
+        let cases: String = (1..=versions)
+            .map(|v| {
+                format!(
+                    "  case {v}: POLYC_CUDA(cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)polyc_lm{i})); break;\n",
+                    version_name(name, v)
+                )
+            })
+            .collect();
+        format!(
+            "if (polyc_lm{i} > 48 * 1024) switch (polyc_v{i}) {{\n{cases}  default: break;\n}}\n"
+        )
+    }
+
+    fn launch(&self, i: usize, name: &str, args: &[KernelArg], versions: usize) -> String {
         let mut values: Vec<String> = (0..arg::COUNT)
             .map(|a| match a {
                 arg::TILES => "(const long *)polyc_dtb".to_string(),
@@ -221,7 +278,7 @@ impl GpuApi for Cuda {
   avelas_cuda_grid(polyc_n, &polyc_gx, &polyc_gy);
   const int polyc_timed = {profile}();
   if (polyc_timed) POLYC_CUDA(cudaEventRecord(polyc_ev0, 0));
-  {name}<<<dim3(polyc_gx, polyc_gy), dim3((unsigned)avelas_thread_bucket_work_group(polyc_th{i}))>>>({values});
+{calls}
   POLYC_CUDA(cudaGetLastError());
   if (polyc_timed) {{
     float polyc_ms = 0;
@@ -233,7 +290,7 @@ impl GpuApi for Cuda {
   polyc_launches++;
 }}
 "#,
-            values = values.join(", "),
+            calls = cuda_calls(i, name, &values.join(", "), versions),
             profile = AVELAS_FNS.profile
         )
     }
@@ -245,4 +302,34 @@ impl GpuApi for Cuda {
     fn kernel_ms(&self) -> &'static str {
         "polyc_kernel_ms"
     }
+}
+
+/// The launch of the version of group `i`'s kernel `name` its buffer bucket chose, with
+/// `polyc_lm<i>` bytes of dynamic shared memory.
+fn cuda_calls(i: usize, name: &str, values: &str, versions: usize) -> String {
+    let call = |v: usize| {
+        let shared = if v == 0 {
+            String::new()
+        } else {
+            format!(", (size_t)polyc_lm{i}")
+        };
+        format!(
+            "{}<<<dim3(polyc_gx, polyc_gy), dim3((unsigned)avelas_thread_bucket_work_group(polyc_th{i})){shared}>>>({values});",
+            version_name(name, v)
+        )
+    };
+    if versions == 0 {
+        return format!("  {}", call(0));
+    }
+    let cases: Vec<String> = (0..=versions)
+        .map(|v| {
+            let label = if v == versions {
+                "default".to_string()
+            } else {
+                format!("case {v}")
+            };
+            format!("  {label}: {} break;", call(v))
+        })
+        .collect();
+    format!("  switch (polyc_v{i}) {{\n{}\n  }}", cases.join("\n"))
 }

@@ -7,13 +7,14 @@ use std::fmt::Write;
 
 use avelas_contract::{ConfigFns, AVELAS_FNS};
 use rosepolly::model::expr::Expr;
+use rosepolly::syntax::FLOORD;
 
-use crate::device::{kernel_args, kernel_name, Dialect, KernelArg};
+use crate::device::{kernel_args, kernel_name, versions, Dialect, KernelArg};
 use crate::footprint::{self, Footprint};
 use crate::gpu_api::{self, GpuApi, Transfer};
 use crate::host::{group_opening, indent, Labels, TileWalk};
 use crate::host_printer::{self, HostDialect};
-use crate::ir::{size, tile, DatumData, GroupCode, GroupIr, ScopIr, ThreadLayout};
+use crate::ir::{origin, size, tile, DatumData, GroupCode, GroupIr, ScopIr, ThreadLayout};
 use crate::names::user;
 
 /// Prints the host side of one lowered SCoP.
@@ -194,6 +195,67 @@ impl<'a> GpuHost<'a> {
             extents.len()
         );
         s.push_str(&self.api.thread_bucket(i));
+        s.push_str(&self.buffer_bucket(g, &name));
+        s
+    }
+
+    /// Group `g`'s buffer bucket (Algorithm 6): its candidate buffers offered in rank order
+    /// against the window; the kernel version it accepts (`polyc_v<i>`) and the local memory
+    /// that needs (`polyc_lm<i>`), made the one launched.
+    fn buffer_bucket(&self, g: &GroupIr, name: &str) -> String {
+        let i = g.index;
+        let mut s = format!("int polyc_v{i} = 0;\nlong polyc_lm{i} = 0;\n");
+        let GroupCode::Tiled(t) = &g.code else {
+            let _ = writeln!(s, "(void)polyc_v{i}; (void)polyc_lm{i};");
+            return s;
+        };
+        let staging = &t.staging;
+        if staging.versions() == 0 {
+            let _ = writeln!(s, "(void)polyc_v{i}; (void)polyc_lm{i};");
+            return s;
+        }
+        let _ = writeln!(s, "{{");
+        let _ = writeln!(
+            s,
+            "  avelas_buffer_bucket *polyc_bb = avelas_buffer_bucket_alloc({});",
+            self.api.window()
+        );
+        let _ = writeln!(
+            s,
+            "  const long polyc_wi = avelas_thread_bucket_work_group(polyc_th{i});"
+        );
+        for (v, c) in staging.buffers.iter().enumerate() {
+            let elem = &self
+                .ir
+                .data
+                .datum(&c.datum)
+                .expect("buffers are of data")
+                .elem;
+            let extents: Vec<String> = c
+                .dims
+                .iter()
+                .map(|d| d.extent.render_with(origin, size, &staging.params, FLOORD))
+                .collect();
+            let ones = vec!["1"; extents.len()].join(", ");
+            let _ = writeln!(
+                s,
+                "  {{ const long polyc_e[] = {{{}}}, polyc_p[] = {{{ones}}}; avelas_buffer_bucket_submit(polyc_bb, (long)sizeof({elem}), {}, polyc_e, polyc_p, polyc_wi, {}, {}); }}",
+                extents.join(", "),
+                extents.len(),
+                v + 1,
+                i32::from(c.written)
+            );
+        }
+        let _ = writeln!(s, "  polyc_v{i} = avelas_buffer_bucket_kernel(polyc_bb);");
+        let _ = writeln!(s, "  polyc_lm{i} = avelas_buffer_bucket_bytes(polyc_bb);");
+        let _ = writeln!(s, "  avelas_buffer_bucket_free(polyc_bb);");
+        let _ = writeln!(s, "}}");
+        let _ = writeln!(s, "polyc_buffers += polyc_v{i};");
+        let _ = writeln!(
+            s,
+            "if (polyc_lm{i} > polyc_local_bytes) polyc_local_bytes = polyc_lm{i};"
+        );
+        s.push_str(&self.api.select(i, name, &self.source, staging.versions()));
         s
     }
 
@@ -245,7 +307,9 @@ impl<'a> GpuHost<'a> {
     fn launch(&self, g: &GroupIr) -> String {
         let i = g.index;
         let args = kernel_args(self.ir, &g.outer);
-        let mut s = self.api.launch(i, &kernel_name(self.ir.id, i), &args);
+        let mut s = self
+            .api
+            .launch(i, &kernel_name(self.ir.id, i), &args, versions(g));
         let _ = writeln!(s, "avelas_tile_bucket_clear(polyc_tb{i});");
         s
     }
@@ -265,6 +329,7 @@ impl HostDialect for GpuHost<'_> {
     fn setup(&self) -> (String, String) {
         let (mut setup, mut teardown) = self.api.events();
         let _ = writeln!(setup, "long polyc_transfer_bytes = 0;");
+        let _ = writeln!(setup, "long polyc_buffers = 0, polyc_local_bytes = 0;");
         for a in self.data() {
             let (t_in, t_out) = self.transfer(&a);
             setup.push_str(&t_in);
@@ -291,6 +356,8 @@ impl HostDialect for GpuHost<'_> {
         vec![
             ("kernel_ms=%.3f", self.api.kernel_ms().to_string()),
             ("transfer_bytes=%ld", "polyc_transfer_bytes".to_string()),
+            ("buffers=%ld", "polyc_buffers".to_string()),
+            ("local_bytes=%ld", "polyc_local_bytes".to_string()),
         ]
     }
 }

@@ -315,6 +315,8 @@ pub struct TiledGroup {
     pub inner: Option<usize>,
     /// GPU: the candidate local-memory buffers of a tile, best first (thesis §6.4.1).
     pub buffers: Vec<ptile::buffers::Candidate>,
+    /// GPU: the buffers its kernel versions stage, and where their references go.
+    pub staging: crate::staging::Staging,
 }
 
 /// The thread bucket a group's tiles use (thesis §7.3).

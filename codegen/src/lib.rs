@@ -7,7 +7,8 @@
 //! kernel IR ([`ir`]), and prints it: kernels through [`device`], host code through
 //! [`host_printer`]; [`driver`] runs that per SCoP and [`mod@splice`] replaces each SCoP's lines of
 //! the user's file with the result, keeping everything else as written. [`buffers`] reports the
-//! local-memory buffers of each tiled group (`--dump buffers`).
+//! local-memory buffers of each tiled group (`--dump buffers`); [`staging`] prints the kernel
+//! versions' moves of them.
 
 pub mod buffers;
 pub mod c;
@@ -26,6 +27,7 @@ pub mod names;
 pub mod openmp;
 pub mod pipeline;
 pub mod splice;
+pub mod staging;
 
 pub use driver::{compile, CompileOptions, Output, Target};
 pub use splice::{splice, Region, SpliceError};

@@ -62,6 +62,17 @@ impl TileExpr {
         size: impl Fn(usize) -> String,
         params: &[String],
     ) -> String {
+        self.render_with(origin, size, params, "floord")
+    }
+
+    /// As [`TileExpr::render`], dividing with the function `floor` (C code has its own).
+    pub fn render_with(
+        &self,
+        origin: impl Fn(usize) -> String,
+        size: impl Fn(usize) -> String,
+        params: &[String],
+        floor: &str,
+    ) -> String {
         let mut terms: Vec<(i64, String)> = Vec::new();
         for (k, &a) in self.origins.iter().enumerate() {
             terms.push((a, origin(k)));
@@ -93,7 +104,7 @@ impl TileExpr {
         };
         match self.divisor {
             1 => sum,
-            d => format!("floord({sum}, {d})"),
+            d => format!("{floor}({sum}, {d})"),
         }
     }
 }

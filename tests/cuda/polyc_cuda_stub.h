@@ -12,6 +12,7 @@
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __forceinline__ __attribute__((always_inline))
+#define __align__(n) __attribute__((aligned(n)))
 #include "__clang_cuda_builtin_vars.h"
 
 struct dim3 {
@@ -39,6 +40,8 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 int cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0);
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, void *stream = 0);
 }
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+template <class T> cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value);
 
 /* Device math (the host's come from <math.h>; clang overloads on the execution space). */
 __device__ double sqrt(double);

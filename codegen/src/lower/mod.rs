@@ -23,6 +23,8 @@ use ptile::{outer_param, IntraDim, TileGroup, TileSpace};
 use crate::ir::{
     origin, size, GroupCode, GroupIr, KNode, OriginalOrder, ScopData, ScopIr, TiledGroup,
 };
+use crate::names::user;
+use crate::staging::Staging;
 use ranges::{named, tile_end, tile_range};
 use threads::strip_parallel;
 
@@ -238,6 +240,19 @@ impl Lowering<'_, '_> {
                 ptile::buffers::candidates(self.scop, self.schedule, self.space, group, fastest)
             }
         };
+        let staging = match self.device {
+            Device::Cpu => Staging::default(),
+            Device::Gpu => {
+                let scop = self.scop;
+                let params = scop
+                    .params
+                    .iter()
+                    .map(|p| user(p))
+                    .chain(self.space.outer_dims.iter().map(|&d| outer_param(d)))
+                    .collect();
+                Staging::new(scop, &buffers, &group.statements, params)
+            }
+        };
         TiledGroup {
             depth: group.depth,
             mode: group.mode,
@@ -286,6 +301,7 @@ impl Lowering<'_, '_> {
                 Device::Gpu => None,
             },
             buffers,
+            staging,
         }
     }
 }

@@ -202,15 +202,22 @@ impl ThreadMapper<'_> {
             body: Box::new(self.guarded(n)),
         };
         if self.wavefront {
-            let more = Expr::binary(
-                BinaryOp::Lt,
-                Expr::var("polyc_wi"),
-                Expr::var("polyc_nwaves"),
-            );
+            // The guard selects the trip count rather than joining the condition with `&&`:
+            // PoCL's work-group compiler fails an assertion on a loop with barriers whose
+            // condition short-circuits when a barrier precedes it (a kernel's move-in).
+            let waves = match guard {
+                Some(g) => Expr::Ternary {
+                    cond: Box::new(g.clone()),
+                    then: Box::new(Expr::var("polyc_nwaves")),
+                    other: Box::new(Expr::int(0)),
+                },
+                None => Expr::var("polyc_nwaves"),
+            };
+            let more = Expr::binary(BinaryOp::Lt, Expr::var("polyc_wi"), waves);
             KNode::For(KLoop {
                 var: "polyc_wi".into(),
                 init: Expr::int(0),
-                cond: and(guard, more),
+                cond: more,
                 step: 1,
                 body: Box::new(KNode::Block(vec![p, KNode::Barrier])),
                 parallel: false,
