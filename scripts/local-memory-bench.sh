@@ -4,8 +4,10 @@
 # setting runs on the same binary. Prints a Markdown table: the median of RUNS runs of the kernel
 # time POLYC_PROFILE reports (kernel_ms, summed over the program's SCoP executions), and the
 # buffers and local bytes the buffer buckets chose.
-# Usage: scripts/local-memory-bench.sh [TARGET] [DATASET] [RUNS] [KERNELS...]
-#   TARGET opencl (default) or cuda; DATASET default LARGE; RUNS default 3.
+# Usage: [WINDOW=BYTES] scripts/local-memory-bench.sh [TARGET] [DATASET] [RUNS] [KERNELS...]
+#   TARGET opencl (default) or cuda; DATASET default LARGE; RUNS default 3; WINDOW: the
+#   POLYC_LOCAL_MEM of the runs with buffers (default unset: the device's; a CPU device offers
+#   none, so give one there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:-opencl}
@@ -50,7 +52,7 @@ for k in "${kernels[@]}"; do
       "$suite/utilities/polybench.c" -o "$work/$k" $("$polyc" --print-libs --target opencl)
   fi
   for sizes in "${sizes_list[@]}"; do
-    mapfile -t with < <(measure "$work/$k" POLYC_TILE_SIZES="$sizes")
+    mapfile -t with < <(measure "$work/$k" POLYC_TILE_SIZES="$sizes" ${WINDOW:+POLYC_LOCAL_MEM="$WINDOW"})
     mapfile -t without < <(measure "$work/$k" POLYC_TILE_SIZES="$sizes" POLYC_LOCAL_MEM=0)
     speedup=$(awk -v a="${without[0]}" -v b="${with[0]}" 'BEGIN { printf "%.2f", a / b }')
     echo "| $k | $sizes | ${with[0]} | ${with[1]} | ${without[0]} | ${speedup}x |"

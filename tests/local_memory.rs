@@ -77,14 +77,18 @@ fn stencil_and_linear_algebra_kernels_stage_tiles_in_local_memory() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The `buffers=` and `local_bytes=` of a profile line.
-fn staged(profile: &str) -> Option<(u64, u64)> {
+/// The `buffers=`, `local_bytes=` and `local_window=` of a profile line.
+fn staged(profile: &str) -> Option<(u64, u64, u64)> {
     let line = profile.lines().find(|l| l.starts_with("polyc: scop="))?;
     let value = |key: &str| -> Option<u64> {
         let rest = &line[line.find(key)? + key.len()..];
         rest.split_whitespace().next()?.parse().ok()
     };
-    Some((value("buffers=")?, value("local_bytes=")?))
+    Some((
+        value("buffers=")?,
+        value("local_bytes=")?,
+        value("local_window=")?,
+    ))
 }
 
 #[test]
@@ -120,12 +124,17 @@ fn the_window_decides_the_kernel_version_and_the_profile_says_which() {
     };
     // gemm's buffers, best first: C (written: a flag byte per element), B, A. At 16,8,64:
     // C is 16 x 8 doubles and 128 flags (1152 bytes), B 64 x 8 (4096), A 16 x 64 (8192).
-    assert_eq!(run("16,8,64", Some("0")), (0, 0));
-    assert_eq!(run("16,8,64", Some("2048")), (1, 1152));
-    assert_eq!(run("16,8,64", Some("5248")), (2, 1152 + 4096));
-    assert_eq!(run("16,8,64", Some("13439")), (2, 1152 + 4096));
-    assert_eq!(run("16,8,64", Some("13440")), (3, 1152 + 4096 + 8192));
-    // Unset: the device's local memory, which holds all three at the default size.
-    let (buffers, bytes) = run("32", None);
-    assert_eq!((buffers, bytes), (3, 32 * 32 * 9 + 2 * 32 * 32 * 8));
+    assert_eq!(run("16,8,64", Some("0")), (0, 0, 0));
+    assert_eq!(run("16,8,64", Some("2048")), (1, 1152, 2048));
+    assert_eq!(run("16,8,64", Some("5248")), (2, 1152 + 4096, 5248));
+    assert_eq!(run("16,8,64", Some("13439")), (2, 1152 + 4096, 13439));
+    assert_eq!(
+        run("16,8,64", Some("13440")),
+        (3, 1152 + 4096 + 8192, 13440)
+    );
+    // Unset: the device's own local memory (none on a CPU, whose "local" memory is global).
+    let all = 32 * 32 * 9 + 2 * 32 * 32 * 8;
+    let (buffers, bytes, window) = run("32", None);
+    let expected = if window >= all { (3, all) } else { (0, 0) };
+    assert_eq!((buffers, bytes), expected, "window {window}");
 }

@@ -9,8 +9,9 @@ use common::{check_kernels, opencl_present, runtime_ldflags, Variant};
 use polybench::Kernel;
 
 /// Tile sizes of one, odd and mixed, wide, larger than every problem; and the local-memory
-/// windows of issue 14 on the same built program: unset (the device's, every buffer), `0`
-/// (version 0, no buffer) and 2048 bytes (some buffers, fewer as tiles grow). (Each
+/// windows of issue 14 on the same built program: unset (the device's: none on PoCL, whose
+/// local memory is global), `0` (version 0, no buffer), 2048 bytes (some buffers, fewer as
+/// tiles grow) and 1 MiB (every buffer the tiles fit). (Each
 /// work-group size is a kernel compilation on PoCL, the test's main cost.)
 const RUNS: &[&[(&str, &str)]] = &[
     &[("POLYC_TILE_SIZES", "1")],
@@ -20,10 +21,14 @@ const RUNS: &[&[(&str, &str)]] = &[
     &[("POLYC_TILE_SIZES", "32")],
     &[("POLYC_TILE_SIZES", "32"), ("POLYC_LOCAL_MEM", "0")],
     &[("POLYC_TILE_SIZES", "32"), ("POLYC_LOCAL_MEM", "2048")],
+    &[("POLYC_TILE_SIZES", "32"), ("POLYC_LOCAL_MEM", "1048576")],
     &[("POLYC_TILE_SIZES", "16,8,64")],
     &[("POLYC_TILE_SIZES", "16,8,64"), ("POLYC_LOCAL_MEM", "0")],
     &[("POLYC_TILE_SIZES", "16,8,64"), ("POLYC_LOCAL_MEM", "2048")],
-    &[("POLYC_TILE_SIZES", "4,64,16")],
+    &[
+        ("POLYC_TILE_SIZES", "4,64,16"),
+        ("POLYC_LOCAL_MEM", "1048576"),
+    ],
     &[("POLYC_TILE_SIZES", "1000")],
 ];
 

@@ -8,8 +8,9 @@ use std::ffi::CString;
 
 use ocl::core::{
     self, ArgVal, CommandQueue, CommandQueueProperties, Context, DeviceId, DeviceInfo,
-    DeviceInfoResult, DeviceType, Event, Kernel, KernelWorkGroupInfo, KernelWorkGroupInfoResult,
-    Mem, MemFlags, PlatformId, PlatformInfo, ProfilingInfo, Program, ProgramBuildInfo,
+    DeviceInfoResult, DeviceLocalMemType, DeviceType, Event, Kernel, KernelWorkGroupInfo,
+    KernelWorkGroupInfoResult, Mem, MemFlags, PlatformId, PlatformInfo, ProfilingInfo, Program,
+    ProgramBuildInfo,
 };
 
 use crate::config::DeviceChoice;
@@ -24,7 +25,10 @@ pub struct ClRuntime {
     pub name: String,
     pub is_gpu: bool,
     pub max_work_group: usize,
-    /// Local memory a work-group may use, in bytes (`CL_DEVICE_LOCAL_MEM_SIZE`).
+    /// The local-memory window a work-group's buffers get by default, in bytes: the device's
+    /// `CL_DEVICE_LOCAL_MEM_SIZE` when that memory is its own (`CL_LOCAL`), 0 when it is
+    /// global memory under another name (`CL_GLOBAL`, CPU devices such as PoCL's), where
+    /// copying a tile into it only costs.
     pub local_mem: u64,
     /// Kernel time accumulated from events when profiling.
     pub profile: bool,
@@ -113,8 +117,12 @@ impl ClRuntime {
             Some(DeviceInfoResult::MaxWorkGroupSize(n)) => n,
             _ => 256,
         };
+        let dedicated = matches!(
+            device_info(device, DeviceInfo::LocalMemType),
+            Some(DeviceInfoResult::LocalMemType(DeviceLocalMemType::Local))
+        );
         let local_mem = match device_info(device, DeviceInfo::LocalMemSize) {
-            Some(DeviceInfoResult::LocalMemSize(n)) => n,
+            Some(DeviceInfoResult::LocalMemSize(n)) if dedicated => n,
             _ => 0,
         };
         Ok(ClRuntime {

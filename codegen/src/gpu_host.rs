@@ -215,10 +215,10 @@ impl<'a> GpuHost<'a> {
             return s;
         }
         let _ = writeln!(s, "{{");
+        let _ = writeln!(s, "  polyc_local_window = {};", self.api.window());
         let _ = writeln!(
             s,
-            "  avelas_buffer_bucket *polyc_bb = avelas_buffer_bucket_alloc({});",
-            self.api.window()
+            "  avelas_buffer_bucket *polyc_bb = avelas_buffer_bucket_alloc(polyc_local_window);"
         );
         let _ = writeln!(
             s,
@@ -329,7 +329,10 @@ impl HostDialect for GpuHost<'_> {
     fn setup(&self) -> (String, String) {
         let (mut setup, mut teardown) = self.api.events();
         let _ = writeln!(setup, "long polyc_transfer_bytes = 0;");
-        let _ = writeln!(setup, "long polyc_buffers = 0, polyc_local_bytes = 0;");
+        let _ = writeln!(
+            setup,
+            "long polyc_buffers = 0, polyc_local_bytes = 0, polyc_local_window = 0;"
+        );
         for a in self.data() {
             let (t_in, t_out) = self.transfer(&a);
             setup.push_str(&t_in);
@@ -358,6 +361,7 @@ impl HostDialect for GpuHost<'_> {
             ("transfer_bytes=%ld", "polyc_transfer_bytes".to_string()),
             ("buffers=%ld", "polyc_buffers".to_string()),
             ("local_bytes=%ld", "polyc_local_bytes".to_string()),
+            ("local_window=%ld", "polyc_local_window".to_string()),
         ]
     }
 }
