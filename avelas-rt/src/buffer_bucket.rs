@@ -63,6 +63,8 @@ pub struct BufferEntry {
     /// Elements of the padded buffer.
     pub total: i64,
     pub bytes: u64,
+    /// The kernel version its acceptance selects.
+    pub kernel: usize,
 }
 
 /// The buffers of a launch and its kernel descriptor.
@@ -89,6 +91,10 @@ impl BufferBucket {
 
     /// Algorithm 6: add a buffer of `shape` for `work_items` work-items, whose acceptance
     /// makes `kernel` the version to run. `false` when the bucket is (or now becomes) closed.
+    ///
+    /// Buffers submitted one after another with the same `kernel` are one unit (the classes of
+    /// an array staged together): when one of them does not fit, those of its unit accepted
+    /// before it are given back too, and the version stays the one before the unit.
     pub fn submit(&mut self, shape: &Shape, work_items: i64, kernel: usize) -> bool {
         if self.closed {
             return false;
@@ -98,6 +104,11 @@ impl BufferBucket {
         let bytes = shape.bytes(total);
         if self.used.saturating_add(bytes) > self.window {
             self.closed = true;
+            while self.entries.last().is_some_and(|e| e.kernel == kernel) {
+                let e = self.entries.pop().expect("checked");
+                self.used -= e.bytes;
+            }
+            self.kernel = self.entries.last().map_or(0, |e| e.kernel);
             return false;
         }
         self.used += bytes;
@@ -110,6 +121,7 @@ impl BufferBucket {
             threads_high: work_items.max(1) / threads_wide,
             total,
             bytes,
+            kernel,
         });
         self.kernel = kernel;
         true
@@ -177,6 +189,17 @@ mod tests {
         };
         assert!(b.submit(&s, 32, 1));
         assert_eq!(b.bytes(), 64 + 16);
+    }
+
+    #[test]
+    fn a_unit_that_does_not_fit_whole_is_given_back_whole() {
+        let mut b = BufferBucket::new(800);
+        assert!(b.submit(&shape(8, &[10], &[1]), 32, 1));
+        // Unit 2: two buffers of 400 bytes; the second does not fit.
+        assert!(b.submit(&shape(8, &[50], &[1]), 32, 2));
+        assert_eq!(b.kernel(), 2);
+        assert!(!b.submit(&shape(8, &[50], &[1]), 32, 2));
+        assert_eq!((b.kernel(), b.bytes(), b.entries().len()), (1, 80, 1));
     }
 
     #[test]

@@ -73,7 +73,8 @@ pub fn report(
                             .iter()
                             .map(|c| {
                                 let same = |s: &Candidate| s.datum == c.datum && s.class == c.class;
-                                t.staging.buffers.iter().position(same).map(|v| v + 1)
+                                let b = t.staging.buffers.iter().position(same)?;
+                                Some(t.staging.version_of(b))
                             })
                             .collect(),
                         candidates: t.buffers,
@@ -114,9 +115,14 @@ fn reuse_words(c: &Candidate) -> String {
         format!("{} reuse", kinds.join(", "))
     };
     format!(
-        "{}{}; {} reference{}; {kinds}; {:.1} accesses per element at T = {RANKING_TILE_SIZE}",
+        "{}{}{}; {} reference{}; {kinds}; {:.1} accesses per element at T = {RANKING_TILE_SIZE}",
         c.datum,
         if c.written { " (written)" } else { "" },
+        if c.exclusive {
+            " (exclusive: its array's classes staged together, where apart)"
+        } else {
+            ""
+        },
         r.references,
         if r.references == 1 { "" } else { "s" },
         r.per_element
@@ -219,6 +225,7 @@ fn candidate_json(c: &Candidate, rank: usize, depth: usize, params: &[String]) -
         "array": c.datum,
         "class": c.class,
         "written": c.written,
+        "exclusive": c.exclusive,
         "references": c.refs.iter().map(|r| json!({"statement": r.stmt, "access": r.access})).collect::<Vec<_>>(),
         "origin": exprs(&|d| &d.origin),
         "extent": exprs(&|d| &d.extent),

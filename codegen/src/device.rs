@@ -280,20 +280,31 @@ impl DeviceCode<'_> {
         // With buffers, each branch of the full-tile switch moves them in and out itself:
         // PoCL's work-group compiler fails an assertion ("Incoming edges to non-entry block")
         // on a switch with barriers inside that follows the move-in's barrier (trmm).
-        let stage_tile = |body: String| {
-            if stager.version > 0 {
-                stager.wrap(&body, &barrier(self.dialect))
-            } else {
-                body
+        // A version staging an exclusive array runs a tile whose boxes of it overlap (lu's
+        // diagonal tiles) from global memory.
+        let stage_tile = |body: &KNode| {
+            let staged = self.print(body, 0, stage);
+            if stager.version == 0 {
+                return staged;
             }
+            let moved = stager.moves(&staged, &barrier(self.dialect));
+            let tile = match stager.apart() {
+                Some(apart) => format!(
+                    "const int polyc_apart = {apart};\nif (polyc_apart) {{\n{}}} else {{\n{}}}\n",
+                    indent(&moved, 2),
+                    indent(&self.print(body, 0, None), 2)
+                ),
+                None => moved,
+            };
+            format!("{}{tile}", stager.origins())
         };
         let mut code = match &t.full_body {
             Some(full) => format!(
                 "if (polyc_full) {{\n{}}} else {{\n{}}}\n",
-                indent(&stage_tile(self.print(full, 0, stage)), 2),
-                indent(&stage_tile(self.print(&t.body, 0, stage)), 2)
+                indent(&stage_tile(full), 2),
+                indent(&stage_tile(&t.body), 2)
             ),
-            None => stage_tile(self.print(&t.body, 0, stage)),
+            None => stage_tile(&t.body),
         };
         let bases: String = (0..t.depth)
             .map(|k| {
@@ -395,7 +406,7 @@ impl Hooks<'_> {
                 let b = refs.get(n).copied().flatten();
                 n += 1;
                 match b {
-                    Some(b) if b < stager.version => stager.element(b, subscripts),
+                    Some(b) if b < stager.count() => stager.element(b, subscripts),
                     _ => Expr::Index { array, subscripts },
                 }
             }
@@ -405,7 +416,7 @@ impl Hooks<'_> {
             Expr::Assign { op, lhs, rhs } => {
                 let lhs = match *lhs {
                     Expr::Index { array, subscripts } => {
-                        let flagged = (0..stager.version).find(|&b| {
+                        let flagged = (0..stager.count()).find(|&b| {
                             staging::bl(b) == array && stager.staging.buffers[b].written
                         });
                         match flagged {

@@ -224,7 +224,7 @@ impl<'a> GpuHost<'a> {
             s,
             "  const long polyc_wi = avelas_thread_bucket_work_group(polyc_th{i});"
         );
-        for (v, c) in staging.buffers.iter().enumerate() {
+        for (b, c) in staging.buffers.iter().enumerate() {
             let elem = &self
                 .ir
                 .data
@@ -242,7 +242,7 @@ impl<'a> GpuHost<'a> {
                 "  {{ const long polyc_e[] = {{{}}}, polyc_p[] = {{{ones}}}; avelas_buffer_bucket_submit(polyc_bb, (long)sizeof({elem}), {}, polyc_e, polyc_p, polyc_wi, {}, {}); }}",
                 extents.join(", "),
                 extents.len(),
-                v + 1,
+                staging.version_of(b),
                 i32::from(c.written)
             );
         }

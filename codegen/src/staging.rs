@@ -3,8 +3,8 @@
 //! reference of the tile goes, and the code that fills a buffer before the tile runs and
 //! copies back what the tile wrote.
 //!
-//! A group's kernel comes in versions: version `k` stages the `k` best-ranked buffers, version
-//! 0 none; the host's buffer bucket picks one per execution (`gpu_host`). All of a version's
+//! A group's kernel comes in versions: version `k` stages the `k` best-ranked units of buffers
+//! (a buffer, or all classes of a written array read through several), version 0 none; the host's buffer bucket picks one per execution (`gpu_host`). All of a version's
 //! buffers live in one block of local memory the launch sizes (OpenCL: a `__local` argument;
 //! CUDA: dynamic shared memory), laid out as avelas-rt's buffer bucket counts it
 //! ([`avelas_contract::LOCAL_MEM_ALIGN`]): per buffer its elements, then, for a buffer the tile
@@ -15,7 +15,8 @@
 //! inside it), wait, run the tile on the copies, wait, and copy back the elements whose flag a
 //! write set: the move-out's condition `F_i` is the tile's exact write set, recorded as it is
 //! written rather than derived, so elements of the box that other tiles of the wavefront own
-//! are never written back.
+//! are never written back. A version staging an exclusive array (written, read through several
+//! classes) runs a tile staged only when the classes' boxes are apart, else from global memory.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -30,15 +31,19 @@ use crate::device::Dialect;
 use crate::ir::{origin, size, ScopData};
 use crate::names::user;
 
-/// The most buffers a group stages: its kernel has `MAX_BUFFERS + 1` versions at most, each
-/// a copy of the tile code (the source grows with each).
+/// The most units of buffers a group stages: its kernel has `MAX_BUFFERS + 1` versions at
+/// most, each a copy of the tile code (the source grows with each).
 pub const MAX_BUFFERS: usize = 4;
 
 /// The buffers a tiled group's kernels may use and where their references go.
 #[derive(Debug, Clone, Default)]
 pub struct Staging {
-    /// Best first; version `k` of the kernel uses the first `k`.
+    /// Best first, by units: a buffer, or all classes of an array marked
+    /// [`Candidate::exclusive`] (staged together, in tiles where their boxes are apart).
     pub buffers: Vec<Candidate>,
+    /// Per kernel version `k >= 1`, how many of [`Staging::buffers`] it stages (`ends[k - 1]`):
+    /// its first `k` units.
+    pub ends: Vec<usize>,
     /// Per statement of the group, per array reference of its expression (in the order
     /// `Expr::map` visits them), the buffer that holds its element, if any.
     pub refs: BTreeMap<usize, Vec<Option<usize>>>,
@@ -50,7 +55,8 @@ pub struct Staging {
 impl Staging {
     /// The stageable candidates of a group's statements, best first: arrays whose every
     /// extent the declaration gives (a buffer's copy is clipped to them), at most
-    /// [`MAX_BUFFERS`].
+    /// [`MAX_BUFFERS`] units. An exclusive array's classes form one unit, ranked as its best
+    /// class, and only when each of its references belongs to one of them.
     pub fn new(
         scop: &Scop,
         candidates: &[Candidate],
@@ -63,19 +69,55 @@ impl Staging {
                 .values()
                 .any(|d| d.name == name && d.extents.iter().all(Option::is_some))
         };
-        let buffers: Vec<Candidate> = candidates
+        let usable: Vec<&Candidate> = candidates
             .iter()
             .filter(|c| declared(&c.datum))
             .filter(|c| c.dims.iter().all(|d| d.origin.params.len() <= params.len()))
-            .take(MAX_BUFFERS)
-            .cloned()
             .collect();
+        let mut units: Vec<Vec<Candidate>> = Vec::new();
+        for c in &usable {
+            if units.len() == MAX_BUFFERS {
+                break;
+            }
+            if !c.exclusive {
+                units.push(vec![(*c).clone()]);
+                continue;
+            }
+            if units.iter().flatten().any(|u| u.datum == c.datum) {
+                continue;
+            }
+            let unit: Vec<Candidate> = usable
+                .iter()
+                .filter(|u| u.datum == c.datum)
+                .map(|u| (*u).clone())
+                .collect();
+            let covered = statements.iter().all(|&s| {
+                references(scop, &unit, s)
+                    .iter()
+                    .all(|(array, b)| *array != c.datum || b.is_some())
+            });
+            if covered {
+                units.push(unit);
+            }
+        }
+        let ends = units
+            .iter()
+            .scan(0, |n, u| {
+                *n += u.len();
+                Some(*n)
+            })
+            .collect();
+        let buffers: Vec<Candidate> = units.into_iter().flatten().collect();
         let refs = statements
             .iter()
-            .map(|&s| (s, references(scop, &buffers, s)))
+            .map(|&s| {
+                let r = references(scop, &buffers, s);
+                (s, r.into_iter().map(|(_, b)| b).collect())
+            })
             .collect();
         Staging {
             buffers,
+            ends,
             refs,
             params,
         }
@@ -83,16 +125,21 @@ impl Staging {
 
     /// Kernel versions beyond version 0.
     pub fn versions(&self) -> usize {
-        self.buffers.len()
+        self.ends.len()
+    }
+
+    /// The kernel version whose unit buffer `b` belongs to.
+    pub fn version_of(&self, b: usize) -> usize {
+        self.ends.iter().position(|&e| b < e).map_or(0, |v| v + 1)
     }
 }
 
-/// Statement `s`'s array references in `Expr::map` order, each with the buffer holding its
-/// element. A written array's buffer takes every reference to it (all of them are one
-/// class); a read-only array's references go to the buffer of the class whose reference has
-/// the same subscripts, and stay in global memory when none has (copies of elements nothing
-/// writes may coexist).
-fn references(scop: &Scop, buffers: &[Candidate], s: usize) -> Vec<Option<usize>> {
+/// Statement `s`'s array references in `Expr::map` order, each with its array and the buffer
+/// holding its element. A written array's buffer takes every reference to it when it is the
+/// array's one class; otherwise a reference goes to the buffer of the class whose reference
+/// has the same subscripts, and stays in global memory when none has (harmless for a
+/// read-only array, whose copies may coexist; an exclusive array must have them all).
+fn references(scop: &Scop, buffers: &[Candidate], s: usize) -> Vec<(String, Option<usize>)> {
     let st = &scop.statements[s];
     let linear = |subs: &[Expr]| -> Option<Vec<_>> {
         subs.iter()
@@ -105,12 +152,11 @@ fn references(scop: &Scop, buffers: &[Candidate], s: usize) -> Vec<Option<usize>
             let target = linear(subscripts);
             let b = buffers.iter().position(|c| {
                 c.datum == *array
-                    && (c.written
+                    && ((c.written && !c.exclusive)
                         || c.refs.iter().any(|r| {
-                            let acc = &st.accesses[r.access];
                             r.stmt == s
                                 && target.is_some()
-                                && acc
+                                && st.accesses[r.access]
                                     .subscripts
                                     .iter()
                                     .map(|a| a.linear())
@@ -118,7 +164,7 @@ fn references(scop: &Scop, buffers: &[Candidate], s: usize) -> Vec<Option<usize>
                                     == target
                         }))
             });
-            out.push(b);
+            out.push((array.clone(), b));
         }
         e
     });
@@ -175,8 +221,45 @@ pub struct Stager<'a> {
 }
 
 impl Stager<'_> {
+    /// How many buffers this version stages.
+    pub fn count(&self) -> usize {
+        match self.version {
+            0 => 0,
+            v => self.staging.ends[v - 1],
+        }
+    }
+
     fn used(&self) -> &[Candidate] {
-        &self.staging.buffers[..self.version]
+        &self.staging.buffers[..self.count()]
+    }
+
+    /// The test, per tile, that the boxes of each exclusive array's classes are apart (each
+    /// element has one copy); `None` when this version stages no exclusive array.
+    pub fn apart(&self) -> Option<String> {
+        let used = self.used();
+        let mut tests = Vec::new();
+        for (a, x) in used.iter().enumerate() {
+            for (b, y) in used.iter().enumerate().skip(a + 1) {
+                if !(x.exclusive && y.exclusive && x.datum == y.datum) {
+                    continue;
+                }
+                let sides: Vec<String> = (0..x.dims.len())
+                    .map(|i| {
+                        format!(
+                            "({} + {} <= {}) | ({} + {} <= {})",
+                            bo(a, i),
+                            be(a, i),
+                            bo(b, i),
+                            bo(b, i),
+                            be(b, i),
+                            bo(a, i)
+                        )
+                    })
+                    .collect();
+                tests.push(format!("({})", sides.join(" | ")));
+            }
+        }
+        (!tests.is_empty()).then(|| tests.join(" & "))
     }
 
     fn extents(&self, c: &Candidate) -> Vec<String> {
@@ -271,9 +354,8 @@ impl Stager<'_> {
         }
     }
 
-    /// Around one tile's code: the boxes' origins, the move-in and a barrier before, a barrier
-    /// and the move-out after.
-    pub fn wrap(&self, code: &str, barrier: &str) -> String {
+    /// The boxes' origins in the tile, and whether each lies inside its array.
+    pub fn origins(&self) -> String {
         let mut out = String::new();
         for (b, c) in self.used().iter().enumerate() {
             for (i, d) in c.dims.iter().enumerate() {
@@ -292,6 +374,13 @@ impl Stager<'_> {
             // the program's stderr) for `&&` with a constant operand.
             let _ = writeln!(out, "const int polyc_bin{b} = {};", inside.join(" & "));
         }
+        out
+    }
+
+    /// Around one tile's code, after [`Stager::origins`]: the move-in and a barrier before, a
+    /// barrier and the move-out after.
+    pub fn moves(&self, code: &str, barrier: &str) -> String {
+        let mut out = String::new();
         for (b, c) in self.used().iter().enumerate() {
             let (array, test) = self.point(b, c);
             let mut body = format!(

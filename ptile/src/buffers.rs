@@ -16,8 +16,10 @@
 //! neighbours: *uniformly generated*) form a class and share a buffer; the spread `C_i` of
 //! their constants widens the extent. An array read through several classes (gemm's `A[i][k]`
 //! is one, lu's `A[i][k]` and `A[k][j]` are two) gets one buffer per class: copies of the same
-//! elements are harmless while nothing writes them. A written array gets a buffer only when all
-//! its references form one class, so that every element has one copy. Arrays whose subscripts
+//! elements are harmless while nothing writes them. A written array whose references form one
+//! class gets one buffer, so that every element has one copy; one with several classes gets a
+//! buffer per class marked [`Candidate::exclusive`]: they are staged together, and only in
+//! tiles where their boxes are apart (lu's diagonal tiles are not). Arrays whose subscripts
 //! the band and the outer dimensions do not determine (an iterator of a loop inside the band,
 //! non-affine subscripts) get none: their footprint grows with the problem, not the tile.
 
@@ -150,6 +152,9 @@ pub struct Candidate {
     pub refs: Vec<RefId>,
     /// Some reference of the class writes.
     pub written: bool,
+    /// The array is written and has other classes: its classes' buffers are staged together, in
+    /// tiles where their boxes do not overlap (so that each element has one copy).
+    pub exclusive: bool,
     pub dims: Vec<BufferDim>,
     pub reuse: Reuse,
 }
@@ -211,12 +216,11 @@ pub fn candidates(
     }
     let mut out: Vec<Candidate> = Vec::new();
     for (datum, classes) in arrays {
-        let written = classes.iter().any(|c| c.written);
-        if written && classes.len() > 1 {
-            continue;
-        }
+        let exclusive = classes.len() > 1 && classes.iter().any(|c| c.written);
         for (i, c) in classes.into_iter().enumerate() {
-            out.push(c.candidate(&datum, i, group.depth, fastest.unwrap_or(group.depth - 1)));
+            let mut c = c.candidate(&datum, i, group.depth, fastest.unwrap_or(group.depth - 1));
+            c.exclusive = exclusive;
+            out.push(c);
         }
     }
     // A stable sort keeps the order of appearance among equals.
@@ -320,6 +324,7 @@ impl Class {
             class,
             refs: self.refs,
             written: self.written,
+            exclusive: false,
             dims,
             reuse: Reuse {
                 temporal: self.temporal,
