@@ -14,10 +14,12 @@ typedef struct avelas_buffer_bucket avelas_buffer_bucket;
 typedef struct avelas_kernel avelas_kernel;
 typedef struct avelas_buffer avelas_buffer;
 
-/* Configuration from the environment, validated on first use: POLYC_TILE_SIZES (size of tiled
-   dimension k; a shorter list repeats its last value; default 32), POLYC_PROFILE, POLYC_TRACE
-   (0 or 1), POLYC_DEVICE, POLYC_LOCAL_MEM (bytes; see avelas_cl_local_mem). */
-long avelas_tile_size(int k);
+/* Configuration from the environment, validated on first use: POLYC_TILE_SIZES (size of SCoP
+   `scop`'s tiled dimension k: its own list, else the list for every SCoP; a shorter list repeats
+   its last value; default 32; avelas_sizes_from says "env" or "default"), POLYC_PROFILE,
+   POLYC_TRACE (0 or 1), POLYC_DEVICE, POLYC_LOCAL_MEM (bytes; see avelas_cl_local_mem). */
+long avelas_tile_size(int scop, int k);
+const char *avelas_sizes_from(int scop);
 int avelas_profile(void);
 int avelas_trace(void);
 

@@ -3,18 +3,19 @@
 //! reject the same values is checked by running them (`tests/runtime_contract.rs`).
 
 use crate::config::{
-    DEFAULT_TILE_SIZE, MAX_TILE_SIZE, MAX_TILE_SIZES, MIN_POINTS_EXPECTED, SWITCH_EXPECTED,
-    TILE_SIZES_EXPECTED,
+    DEFAULT_TILE_SIZE, MAX_SCOP_NUMBER, MAX_TILE_SIZE, MAX_TILE_SIZES, MAX_TILE_SIZE_LISTS,
+    MIN_POINTS_EXPECTED, SIZES_FROM_DEFAULT, SIZES_FROM_ENV, SWITCH_EXPECTED, TILE_SIZES_EXPECTED,
 };
 use crate::C_TARGET_FNS;
 
-/// C definitions of `polyc_profile()`, `polyc_trace()`, `polyc_tile_size(k)` and
-/// `polyc_min_points()`; each reads its variable once and ends the program with a message and
+/// C definitions of `polyc_profile()`, `polyc_trace()`, `polyc_tile_size(scop, k)`,
+/// `polyc_sizes_from(scop)` and `polyc_min_points()`; each reads its variable once and ends the program with a message and
 /// exit status 1 when the value is malformed. Needs `<errno.h>`, `<stdio.h>`, `<stdlib.h>`
 /// and `<string.h>`.
 pub fn definitions() -> String {
-    let (tile_size, profile, trace) = (
+    let (tile_size, sizes_from, profile, trace) = (
         C_TARGET_FNS.tile_size,
+        C_TARGET_FNS.sizes_from,
         C_TARGET_FNS.profile,
         C_TARGET_FNS.trace,
     );
@@ -35,24 +36,49 @@ static inline __attribute__((unused)) int polyc_switch(const char *name, int *ca
 static int polyc_profile_cache = -1, polyc_trace_cache = -1;
 static inline __attribute__((unused)) int {profile}(void) {{ return polyc_switch("POLYC_PROFILE", &polyc_profile_cache); }}
 static inline __attribute__((unused)) int {trace}(void) {{ return polyc_switch("POLYC_TRACE", &polyc_trace_cache); }}
-/* POLYC_TILE_SIZES: comma-separated positive integers, outermost tiled dimension first; a shorter
-   list repeats its last value. Unset or empty: {DEFAULT_TILE_SIZE} for every dimension. */
-static inline __attribute__((unused)) long {tile_size}(int k) {{
-  static long sizes[{MAX_TILE_SIZES}];
-  static int n = -1;
-  if (n < 0) {{
+/* POLYC_TILE_SIZES: lists separated by ';', each SIZES (every SCoP) or SCOP:SIZES (that SCoP),
+   SIZES comma-separated positive integers, outermost tiled dimension first; a shorter list
+   repeats its last value. No list that applies: {DEFAULT_TILE_SIZE} for every dimension. */
+static int polyc_ts_n = -1, polyc_ts_len[{MAX_TILE_SIZE_LISTS}];
+static long polyc_ts_scop[{MAX_TILE_SIZE_LISTS}], polyc_ts_val[{MAX_TILE_SIZE_LISTS}][{MAX_TILE_SIZES}];
+/* The list that applies to SCoP `scop` (its own, else the one for every SCoP), or -1. */
+static inline __attribute__((unused)) int polyc_ts_list(int scop) {{
+  int e, all = -1;
+  if (polyc_ts_n < 0) {{
     const char *s = getenv("POLYC_TILE_SIZES");
     const char *p = s;
-    n = 0;
+    polyc_ts_n = 0;
     while (p && *p) {{
-      char *end;
-      long v;
-      if (*p < '0' || *p > '9' || n == {MAX_TILE_SIZES}) goto bad;
-      v = strtol(p, &end, 10);
-      if (v <= 0 || v > {MAX_TILE_SIZE}L) goto bad;
-      sizes[n++] = v;
-      p = end;
-      if (*p == ',') {{
+      long scop_of = -1;
+      int n = 0;
+      const char *q = p;
+      while (*q >= '0' && *q <= '9') q++;
+      if (*q == ':') {{
+        char *end;
+        if (q == p) goto bad;
+        errno = 0;
+        scop_of = strtol(p, &end, 10);
+        if (errno == ERANGE || scop_of > {MAX_SCOP_NUMBER}L) goto bad;
+        p = q + 1;
+      }}
+      if (polyc_ts_n == {MAX_TILE_SIZE_LISTS}) goto bad;
+      for (e = 0; e < polyc_ts_n; e++)
+        if (polyc_ts_scop[e] == scop_of) goto bad;
+      for (;;) {{
+        char *end;
+        long v;
+        if (*p < '0' || *p > '9' || n == {MAX_TILE_SIZES}) goto bad;
+        errno = 0;
+        v = strtol(p, &end, 10);
+        if (errno == ERANGE || v <= 0 || v > {MAX_TILE_SIZE}L) goto bad;
+        polyc_ts_val[polyc_ts_n][n++] = v;
+        p = end;
+        if (*p != ',') break;
+        p++;
+      }}
+      polyc_ts_scop[polyc_ts_n] = scop_of;
+      polyc_ts_len[polyc_ts_n++] = n;
+      if (*p == ';') {{
         p++;
         if (!*p) goto bad;
       }} else if (*p) goto bad;
@@ -63,8 +89,19 @@ static inline __attribute__((unused)) long {tile_size}(int k) {{
       exit(1);
     }}
   }}
-  if (n == 0) return {DEFAULT_TILE_SIZE};
-  return sizes[k < n ? k : n - 1];
+  for (e = 0; e < polyc_ts_n; e++) {{
+    if (polyc_ts_scop[e] == scop) return e;
+    if (polyc_ts_scop[e] < 0) all = e;
+  }}
+  return all;
+}}
+static inline __attribute__((unused)) long {tile_size}(int scop, int k) {{
+  const int e = polyc_ts_list(scop);
+  if (e < 0) return {DEFAULT_TILE_SIZE};
+  return polyc_ts_val[e][k < polyc_ts_len[e] ? k : polyc_ts_len[e] - 1];
+}}
+static inline __attribute__((unused)) const char *{sizes_from}(int scop) {{
+  return polyc_ts_list(scop) < 0 ? "{SIZES_FROM_DEFAULT}" : "{SIZES_FROM_ENV}";
 }}
 /* POLYC_MIN_POINTS: SCoPs whose tiled bands span fewer points run untiled, in their original
    order (tiles and threads do not pay there); 0: always tile. Unset or empty: -1, the generated
@@ -96,7 +133,8 @@ mod tests {
     fn messages_and_limits_come_from_the_grammar() {
         let c = super::definitions();
         assert!(c.contains(crate::config::TILE_SIZES_EXPECTED));
-        assert!(c.contains(&format!("sizes[{}]", crate::config::MAX_TILE_SIZES)));
+        assert!(c.contains(&format!("[{}];", crate::config::MAX_TILE_SIZES)));
+        assert!(c.contains(&format!("{}L", crate::config::MAX_SCOP_NUMBER)));
         assert!(c.contains(&format!("{}L", crate::config::MAX_TILE_SIZE)));
     }
 }

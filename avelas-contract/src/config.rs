@@ -11,8 +11,13 @@ use std::fmt;
 pub const DEFAULT_TILE_SIZE: i64 = 32;
 /// The largest tile size accepted.
 pub const MAX_TILE_SIZE: i64 = 1_000_000_000;
-/// The most values `POLYC_TILE_SIZES` may list (the C target's parser holds as many).
+/// The most values one list of `POLYC_TILE_SIZES` may hold (the C target's parser holds as
+/// many).
 pub const MAX_TILE_SIZES: usize = 64;
+/// The most lists `POLYC_TILE_SIZES` may hold (one for every SCoP, the others per SCoP).
+pub const MAX_TILE_SIZE_LISTS: usize = 64;
+/// The largest SCoP number a list of `POLYC_TILE_SIZES` may name.
+pub const MAX_SCOP_NUMBER: usize = 9999;
 /// The variables a generated program reads.
 pub const VARIABLES: &[&str] = &[
     "POLYC_TILE_SIZES",
@@ -24,7 +29,7 @@ pub const VARIABLES: &[&str] = &[
 ];
 
 /// What each variable expects, as its error messages say.
-pub const TILE_SIZES_EXPECTED: &str = "positive integers separated by commas, e.g. 16,32,32";
+pub const TILE_SIZES_EXPECTED: &str = "positive integers separated by commas, e.g. 16,32,32, for every SCoP, or per SCoP as SCOP:SIZES, lists separated by semicolons, e.g. 32;1:16,8";
 pub const MIN_POINTS_EXPECTED: &str = "a number of points, e.g. 0 to always tile";
 pub const SWITCH_EXPECTED: &str = "1 to turn it on, 0 or unset to turn it off";
 pub const DEVICE_EXPECTED: &str = "PLATFORM:DEVICE indices (0:1), a device number (1), or part of a device name (pthread, nvidia, gpu)";
@@ -58,8 +63,9 @@ impl fmt::Display for DeviceChoice {
 /// A generated program's configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
-    /// Outermost tiled dimension first; empty: [`DEFAULT_TILE_SIZE`] everywhere.
-    pub tile_sizes: Vec<i64>,
+    /// Per SCoP (`Some(number)`) or for every SCoP (`None`), outermost tiled dimension first;
+    /// none that applies: [`DEFAULT_TILE_SIZE`] everywhere.
+    pub tile_sizes: Vec<SizeList>,
     /// SCoPs with fewer points run untiled (the C+OpenMP target; GPU targets always tile);
     /// `None`: the generated program's cost model decides.
     pub min_points: Option<i64>,
@@ -112,7 +118,7 @@ impl Config {
     /// The configuration from any source of variables (tests use a map).
     pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
         Ok(Config {
-            tile_sizes: tile_sizes(get("POLYC_TILE_SIZES").as_deref())?,
+            tile_sizes: tile_size_lists(get("POLYC_TILE_SIZES").as_deref())?,
             min_points: min_points(get("POLYC_MIN_POINTS").as_deref())?,
             profile: switch("POLYC_PROFILE", get("POLYC_PROFILE").as_deref())?,
             trace: switch("POLYC_TRACE", get("POLYC_TRACE").as_deref())?,
@@ -121,17 +127,81 @@ impl Config {
         })
     }
 
-    /// The size of tiled dimension `k`: a shorter list repeats its last value.
-    pub fn tile_size(&self, k: usize) -> i64 {
-        match self.tile_sizes.as_slice() {
-            [] => DEFAULT_TILE_SIZE,
-            s => s[k.min(s.len() - 1)],
+    /// The list that applies to SCoP `scop`: its own, else the one for every SCoP.
+    fn sizes_of(&self, scop: usize) -> Option<&[i64]> {
+        let find = |key: Option<usize>| {
+            self.tile_sizes
+                .iter()
+                .find(|(s, _)| *s == key)
+                .map(|(_, v)| v.as_slice())
+        };
+        find(Some(scop)).or_else(|| find(None))
+    }
+
+    /// The size of SCoP `scop`'s tiled dimension `k`: a shorter list repeats its last value.
+    pub fn tile_size(&self, scop: usize, k: usize) -> i64 {
+        match self.sizes_of(scop) {
+            None => DEFAULT_TILE_SIZE,
+            Some(s) => s[k.min(s.len() - 1)],
+        }
+    }
+
+    /// Where SCoP `scop`'s sizes come from, as the profile line says it.
+    pub fn sizes_from(&self, scop: usize) -> &'static str {
+        if self.sizes_of(scop).is_some() {
+            SIZES_FROM_ENV
+        } else {
+            SIZES_FROM_DEFAULT
         }
     }
 }
 
-/// `POLYC_TILE_SIZES`' value: unset or empty is the empty list (every size the default).
-/// polyc's `--fixed-tile-sizes` reads the same grammar.
+/// One list of `POLYC_TILE_SIZES`: the SCoP it is for (`None`: every SCoP) and its sizes.
+pub type SizeList = (Option<usize>, Vec<i64>);
+
+/// The profile's `sizes_from=` values.
+pub const SIZES_FROM_ENV: &str = "env";
+pub const SIZES_FROM_DEFAULT: &str = "default";
+
+/// `POLYC_TILE_SIZES`' value: lists separated by `;`, each `SIZES` (every SCoP, once at most)
+/// or `SCOP:SIZES` (that SCoP, once at most), `SCOP` decimal digits up to
+/// [`MAX_SCOP_NUMBER`]; unset or empty is no list.
+pub fn tile_size_lists(v: Option<&str>) -> Result<Vec<SizeList>, ConfigError> {
+    let Some(text) = v.filter(|t| !t.is_empty()) else {
+        return Ok(Vec::new());
+    };
+    let bad = || ConfigError {
+        variable: "POLYC_TILE_SIZES",
+        value: text.to_string(),
+        expected: TILE_SIZES_EXPECTED,
+    };
+    let mut lists: Vec<SizeList> = Vec::new();
+    for entry in text.split(';') {
+        let (scop, sizes) = match entry.split_once(':') {
+            Some((n, sizes)) => {
+                if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(bad());
+                }
+                match n.parse::<usize>() {
+                    Ok(n) if n <= MAX_SCOP_NUMBER => (Some(n), sizes),
+                    _ => return Err(bad()),
+                }
+            }
+            None => (None, entry),
+        };
+        if sizes.is_empty()
+            || lists.len() == MAX_TILE_SIZE_LISTS
+            || lists.iter().any(|(s, _)| *s == scop)
+        {
+            return Err(bad());
+        }
+        lists.push((scop, tile_sizes(Some(sizes)).map_err(|_| bad())?));
+    }
+    Ok(lists)
+}
+
+/// One list of sizes: unset or empty is the empty list (every size the default). polyc's
+/// `--fixed-tile-sizes` reads this grammar.
 pub fn tile_sizes(v: Option<&str>) -> Result<Vec<i64>, ConfigError> {
     let Some(text) = v.filter(|t| !t.is_empty()) else {
         return Ok(Vec::new());
@@ -243,10 +313,42 @@ mod tests {
     fn tile_sizes_repeat_their_last_value() {
         let c = config(&[("POLYC_TILE_SIZES", "16,32")]).unwrap();
         assert_eq!(
-            (c.tile_size(0), c.tile_size(1), c.tile_size(5)),
+            (c.tile_size(0, 0), c.tile_size(0, 1), c.tile_size(7, 5)),
             (16, 32, 32)
         );
-        assert_eq!(config(&[]).unwrap().tile_size(3), DEFAULT_TILE_SIZE);
+        assert_eq!(config(&[]).unwrap().tile_size(0, 3), DEFAULT_TILE_SIZE);
+        assert_eq!(config(&[]).unwrap().sizes_from(0), SIZES_FROM_DEFAULT);
+    }
+
+    #[test]
+    fn a_scop_may_have_its_own_sizes() {
+        let c = config(&[("POLYC_TILE_SIZES", "8;1:16,4;3:5")]).unwrap();
+        assert_eq!((c.tile_size(0, 0), c.tile_size(2, 1)), (8, 8));
+        assert_eq!(
+            (c.tile_size(1, 0), c.tile_size(1, 1), c.tile_size(1, 9)),
+            (16, 4, 4)
+        );
+        assert_eq!(c.tile_size(3, 2), 5);
+        assert_eq!(c.sizes_from(2), SIZES_FROM_ENV);
+        let c = config(&[("POLYC_TILE_SIZES", "1:16")]).unwrap();
+        assert_eq!(
+            (c.tile_size(1, 0), c.tile_size(0, 0)),
+            (16, DEFAULT_TILE_SIZE)
+        );
+        assert_eq!(
+            (c.sizes_from(1), c.sizes_from(0)),
+            (SIZES_FROM_ENV, SIZES_FROM_DEFAULT)
+        );
+        for bad in [
+            ";", "8;", ";8", "8;9", "1:8;1:9", ":8", "1:", "a:8", "-1:8", "10000:8", "1:2:3",
+            "1:0", "1;2", "0:8;x",
+        ] {
+            assert!(config(&[("POLYC_TILE_SIZES", bad)]).is_err(), "{bad}");
+        }
+        let many: Vec<String> = (0..=MAX_TILE_SIZE_LISTS)
+            .map(|i| format!("{i}:2"))
+            .collect();
+        assert!(config(&[("POLYC_TILE_SIZES", &many.join(";"))]).is_err());
     }
 
     #[test]

@@ -27,10 +27,13 @@ pub const HEADER: &str = include_str!("../include/avelas.h");
 pub const LOCAL_MEM_ALIGN: u64 = 8;
 
 /// The C functions through which generated host code reads its configuration: the size of
-/// tiled dimension `k` (`long f(int k)`), and the profile and trace switches (`int f(void)`).
+/// SCoP `scop`'s tiled dimension `k` (`long f(int scop, int k)`), where those sizes come from
+/// (`const char *f(int scop)`: `env` or `default`), and the profile and trace switches
+/// (`int f(void)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConfigFns {
     pub tile_size: &'static str,
+    pub sizes_from: &'static str,
     pub profile: &'static str,
     pub trace: &'static str,
 }
@@ -38,6 +41,7 @@ pub struct ConfigFns {
 /// The C+OpenMP target's own, defined in every such program ([`c_config`]).
 pub const C_TARGET_FNS: ConfigFns = ConfigFns {
     tile_size: "polyc_tile_size",
+    sizes_from: "polyc_sizes_from",
     profile: "polyc_profile",
     trace: "polyc_trace",
 };
@@ -45,6 +49,7 @@ pub const C_TARGET_FNS: ConfigFns = ConfigFns {
 /// avelas-rt's, declared in [`HEADER`].
 pub const AVELAS_FNS: ConfigFns = ConfigFns {
     tile_size: "avelas_tile_size",
+    sizes_from: "avelas_sizes_from",
     profile: "avelas_profile",
     trace: "avelas_trace",
 };
@@ -59,8 +64,11 @@ mod tests {
             (AVELAS_FNS, HEADER.to_string()),
             (C_TARGET_FNS, c_config::definitions()),
         ] {
-            for f in [fns.tile_size, fns.profile, fns.trace] {
-                assert!(text.contains(&format!(" {f}(")), "{f}");
+            for f in [fns.tile_size, fns.sizes_from, fns.profile, fns.trace] {
+                let declared = [" ", "*"]
+                    .iter()
+                    .any(|p| text.contains(&format!("{p}{f}(")));
+                assert!(declared, "{f}");
             }
         }
     }

@@ -44,8 +44,17 @@ fn guard<T>(what: &str, f: impl FnOnce() -> Result<T, RtError>) -> T {
 // ---- configuration ----
 
 #[no_mangle]
-pub extern "C" fn avelas_tile_size(k: c_int) -> c_long {
-    config().tile_size(k.max(0) as usize) as c_long
+pub extern "C" fn avelas_tile_size(scop: c_int, k: c_int) -> c_long {
+    config().tile_size(scop.max(0) as usize, k.max(0) as usize) as c_long
+}
+
+/// `"env"` or `"default"`, a static NUL-terminated string.
+#[no_mangle]
+pub extern "C" fn avelas_sizes_from(scop: c_int) -> *const c_char {
+    match config().sizes_from(scop.max(0) as usize) {
+        avelas_contract::config::SIZES_FROM_ENV => c"env".as_ptr(),
+        _ => c"default".as_ptr(),
+    }
 }
 
 #[no_mangle]

@@ -63,7 +63,11 @@ pub fn print(d: &impl HostDialect, ir: &ScopIr) -> String {
     out.push_str(&d.body(tiled));
     out.push_str(&d.finish());
     out.push_str(&indent(&teardown, 2));
-    out.push_str(&epilogue(ir, &d.profile(), &config));
+    let from = match d.fixed_sizes() {
+        Some(_) => "\"fixed\"".to_string(),
+        None => format!("{}({})", config.sizes_from, ir.id),
+    };
+    out.push_str(&epilogue(ir, &from, &d.profile(), &config));
     out
 }
 
@@ -79,7 +83,7 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns) -> Str
     for k in 0..ir.depth {
         let value = match fixed_sizes {
             Some(s) => s[k.min(s.len() - 1)].to_string(),
-            None => format!("{}({k})", config.tile_size),
+            None => format!("{}({}, {k})", config.tile_size, ir.id),
         };
         let _ = writeln!(out, "  const long {} = {value};", size(k));
     }
@@ -103,9 +107,10 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns) -> Str
     out
 }
 
-/// End of a SCoP's block: the `POLYC_PROFILE=1` line, with `extra` keys (` key=%fmt` each)
-/// and their C arguments after the common ones.
-fn epilogue(ir: &ScopIr, extra: &[(&str, String)], config: &ConfigFns) -> String {
+/// End of a SCoP's block: the `POLYC_PROFILE=1` line, with where the sizes came from (`from`,
+/// a C string expression) and `extra` keys (` key=%fmt` each) and their C arguments after the
+/// common ones.
+fn epilogue(ir: &ScopIr, from: &str, extra: &[(&str, String)], config: &ConfigFns) -> String {
     let depth = ir.depth;
     let sizes = if depth == 0 {
         "-".to_string()
@@ -116,7 +121,7 @@ fn epilogue(ir: &ScopIr, extra: &[(&str, String)], config: &ConfigFns) -> String
     let extra_fmt: String = extra.iter().map(|(f, _)| format!(" {f}")).collect();
     let extra_args: String = extra.iter().map(|(_, a)| format!(", {a}")).collect();
     format!(
-        "  if ({}()) fprintf(stderr, \"polyc: scop={} tile_sizes={sizes} tiled_depth={depth} wavefronts=%ld tiles=%ld launches=%ld time_ms=%.3f{extra_fmt}\\n\"{}, polyc_waves, polyc_tiles, polyc_launches, 1e3 * (polyc_now() - polyc_start){extra_args});\n",
+        "  if ({}()) fprintf(stderr, \"polyc: scop={} tile_sizes={sizes} sizes_from=%s tiled_depth={depth} wavefronts=%ld tiles=%ld launches=%ld time_ms=%.3f{extra_fmt}\\n\"{}, {from}, polyc_waves, polyc_tiles, polyc_launches, 1e3 * (polyc_now() - polyc_start){extra_args});\n",
         config.profile,
         ir.id,
         size_args.concat()
