@@ -57,6 +57,11 @@ impl TileWalk<'_> {
         let n = t.host_dims;
         let mut out = String::from("{\n");
         let w = &mut out;
+        // The points' bounding box, which clips the tile ranges (`TiledGroup::ranges`).
+        for (k, (lo, hi)) in t.points.iter().enumerate() {
+            let _ = writeln!(w, "  const long polyc_plo{k} = {lo}, polyc_phi{k} = {hi};");
+            let _ = writeln!(w, "  (void)polyc_plo{k}; (void)polyc_phi{k};");
+        }
         // A step's tiles run on several threads only when there are enough of them to share
         // (`polyc_lo`..`polyc_hi`, the outermost tile loop's range): a fork and join per step
         // costs more than a handful of tiles gain.

@@ -258,20 +258,40 @@ impl Lowering<'_, '_> {
             mode: group.mode,
             host_dims,
             wave_dims,
+            // The tiles before `k` clipped to the points' bounding box (`polyc_plo<j>`,
+            // `polyc_phi<j>`): a tile far larger than the problem then spans the problem, not
+            // its size, and walking the next dimension costs nothing more.
             ranges: (0..group.depth)
                 .map(|k| {
-                    let lo: Vec<Expr> = (0..k).map(|j| Expr::var(origin(j))).collect();
-                    let hi: Vec<Expr> = (0..k).map(tile_end).collect();
+                    let lo: Vec<Expr> = (0..k)
+                        .map(|j| {
+                            let plo = Expr::var(format!("polyc_plo{j}"));
+                            Expr::call("polyc_lmax", vec![Expr::var(origin(j)), plo])
+                        })
+                        .collect();
+                    let hi: Vec<Expr> = (0..k)
+                        .map(|j| {
+                            let phi = Expr::var(format!("polyc_phi{j}"));
+                            Expr::call("polyc_lmin", vec![tile_end(j), phi])
+                        })
+                        .collect();
                     tile_range(k, self.point_range(group, k, &lo, &hi))
                 })
                 .collect(),
             global: (0..group.depth)
                 .map(|k| {
                     let t = |j: usize| Expr::var(size(j));
+                    // Clipped to the points' bounding box, as `ranges` are.
                     let lo: Vec<Expr> = named("polyc_glo", k)
                         .into_iter()
                         .enumerate()
-                        .map(|(j, g)| Expr::binary(BinaryOp::Mul, g, t(j)))
+                        .map(|(j, g)| {
+                            let plo = Expr::var(format!("polyc_plo{j}"));
+                            Expr::call(
+                                "polyc_lmax",
+                                vec![Expr::binary(BinaryOp::Mul, g, t(j)), plo],
+                            )
+                        })
                         .collect();
                     let hi: Vec<Expr> = named("polyc_ghi", k)
                         .into_iter()
@@ -282,7 +302,11 @@ impl Lowering<'_, '_> {
                                 Expr::binary(BinaryOp::Mul, g, t(j)),
                                 t(j),
                             );
-                            Expr::binary(BinaryOp::Sub, end, Expr::int(1))
+                            let phi = Expr::var(format!("polyc_phi{j}"));
+                            Expr::call(
+                                "polyc_lmin",
+                                vec![Expr::binary(BinaryOp::Sub, end, Expr::int(1)), phi],
+                            )
                         })
                         .collect();
                     tile_range(k, self.point_range(group, k, &lo, &hi))
