@@ -21,6 +21,25 @@ pub enum SpliceError {
     OutOfRange(u32),
 }
 
+/// The lines of `text` with their ends: a line ends at `\n`, `\r\n` or a `\r` alone (old Mac
+/// files), as the preprocessor counts them.
+fn lines_inclusive(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let end = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        if end {
+            lines.push(&text[start..=i]);
+            start = i + 1;
+        }
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
 /// The new file: `original` with `regions` replaced and `preamble` on top.
 pub fn splice(
     original: &str,
@@ -28,7 +47,7 @@ pub fn splice(
     preamble: &str,
     regions: &[Region],
 ) -> Result<String, SpliceError> {
-    let lines: Vec<&str> = original.split_inclusive('\n').collect();
+    let lines = lines_inclusive(original);
     let mut regions: Vec<&Region> = regions.iter().collect();
     regions.sort_by_key(|r| r.first_line);
     let mut out = String::from(preamble);
@@ -87,6 +106,26 @@ pub fn comment_text(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_end_at_lf_crlf_or_a_lone_cr() {
+        assert_eq!(
+            lines_inclusive("a\nb\r\nc\rd"),
+            ["a\n", "b\r\n", "c\r", "d"]
+        );
+        assert_eq!(lines_inclusive(""), Vec::<&str>::new());
+        // Old Mac line ends: the region's lines are found, the others kept as written.
+        let original = "a\r#pragma scop\rx\r#pragma endscop\rb\r";
+        let region = Region {
+            first_line: 2,
+            last_line: 4,
+            code: "y\n".into(),
+        };
+        let out = splice(original, "f.c", "", &[region]).unwrap();
+        assert!(out.contains("a\r"), "{out:?}");
+        assert!(out.contains("y\n#line 5 \"f.c\"\nb\r"), "{out:?}");
+        assert!(!out.contains("pragma"), "{out:?}");
+    }
 
     #[test]
     fn replaces_whole_lines_and_keeps_the_rest() {
