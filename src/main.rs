@@ -182,7 +182,24 @@ enum SolverArg {
     GoodLp,
 }
 
+/// The compiler thread's stack: reserved, and committed only as deep recursion uses it.
+const STACK_BYTES: usize = 1 << 30;
+
 fn main() -> ExitCode {
+    // Deeply nested input (thousands of parentheses, sums of thousands of terms, which gcc
+    // accepts) recurses as deeply in the C parser and in the expression code; the main
+    // thread's 8 MiB would overflow and abort.
+    match std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(compiler_main)
+    {
+        // A panic has printed its message already.
+        Ok(thread) => thread.join().unwrap_or(ExitCode::from(101)),
+        Err(_) => compiler_main(),
+    }
+}
+
+fn compiler_main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     if matches!(args.get(1).map(String::as_str), Some("build" | "run")) {
         let mut rest = vec!["polyc".to_string()];

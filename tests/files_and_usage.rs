@@ -232,3 +232,34 @@ fn a_program_killed_by_a_signal_is_reported() {
     assert_eq!(code, 128 + 11, "{err}");
     assert!(err.contains("SIGSEGV"), "{err}");
 }
+
+/// Deeply nested input that gcc accepts (5,000 parentheses outside any SCoP, a sum of 2,000
+/// terms inside one) recurses as deeply in polyc: it compiles, it does not overflow the stack
+/// and abort (issue 19).
+#[test]
+fn deeply_nested_input_does_not_overflow_the_stack() {
+    let dir = polybench::harness::scratch_dir("deep-input");
+    let src = dir.join("deep.c");
+    let parens = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
+    let sum = vec!["x"; 2000].join(" + ");
+    std::fs::write(
+        &src,
+        format!(
+            "double A[10], x;\nint g(void) {{ return {parens}; }}\nvoid f(void) {{\n  int i;\n#pragma scop\n  for (i = 0; i < 10; i++)\n    A[i] = {sum};\n#pragma endscop\n}}\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.join("deep-out.c");
+    let (code, _, err) = polyc(&[s(&src), "-o", s(&out)]);
+    assert_eq!(code, 0, "{err}");
+    let cc = Command::new("gcc")
+        .args(["-fopenmp", "-c", "-o", "/dev/null"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        cc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+}
