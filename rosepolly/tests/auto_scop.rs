@@ -71,3 +71,16 @@ fn suite_kernels_are_found_without_pragmas() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// A loop in an included header is not a region: polyc rewrites only the file it compiles, so
+/// automatic detection leaves the header's functions alone (marked ones are an error there).
+#[test]
+fn loops_in_included_headers_are_left_alone() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/inputs/auto/header/main.c");
+    let src = SourceUnit::load(&file, &SourceOptions::default()).unwrap();
+    let ctx = Ctx::new();
+    let scops = compilation::build_models(&ctx, &src, Detection::Automatic).unwrap();
+    assert_eq!(scops.len(), 1);
+    assert!(scops[0].region.start.file.ends_with("main.c"));
+    assert_eq!(scops[0].function, "f");
+}

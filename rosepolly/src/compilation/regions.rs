@@ -166,7 +166,10 @@ pub fn automatic<'a>(
     custom: &mut dyn RosePollyCustom,
 ) -> Vec<FoundRegion<'a>> {
     let mut out = Vec::new();
-    for f in functions(src) {
+    // Only the functions of the file polyc rewrites: a loop in an included header is left
+    // alone (its text is not polyc's to replace), where a marked one is an error.
+    let main = src.main_file();
+    for f in functions(src).filter(|f| src.loc(f.span.start).file == main) {
         scan_statement(src, f, &f.node.statement, custom, &mut out);
     }
     out
