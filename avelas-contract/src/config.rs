@@ -170,11 +170,7 @@ pub fn tile_size_lists(v: Option<&str>) -> Result<Vec<SizeList>, ConfigError> {
     let Some(text) = v.filter(|t| !t.is_empty()) else {
         return Ok(Vec::new());
     };
-    let bad = || ConfigError {
-        variable: "POLYC_TILE_SIZES",
-        value: text.to_string(),
-        expected: TILE_SIZES_EXPECTED,
-    };
+    let bad = || malformed_tile_sizes(text);
     let mut lists: Vec<SizeList> = Vec::new();
     for entry in text.split(';') {
         let (scop, sizes) = match entry.split_once(':') {
@@ -200,17 +196,21 @@ pub fn tile_size_lists(v: Option<&str>) -> Result<Vec<SizeList>, ConfigError> {
     Ok(lists)
 }
 
+fn malformed_tile_sizes(text: &str) -> ConfigError {
+    ConfigError {
+        variable: "POLYC_TILE_SIZES",
+        value: text.to_string(),
+        expected: TILE_SIZES_EXPECTED,
+    }
+}
+
 /// One list of sizes: unset or empty is the empty list (every size the default). polyc's
 /// `--fixed-tile-sizes` reads this grammar.
 pub fn tile_sizes(v: Option<&str>) -> Result<Vec<i64>, ConfigError> {
     let Some(text) = v.filter(|t| !t.is_empty()) else {
         return Ok(Vec::new());
     };
-    let bad = || ConfigError {
-        variable: "POLYC_TILE_SIZES",
-        value: text.to_string(),
-        expected: TILE_SIZES_EXPECTED,
-    };
+    let bad = || malformed_tile_sizes(text);
     let sizes = text
         .split(',')
         .map(|s| {

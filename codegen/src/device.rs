@@ -354,29 +354,36 @@ fn barrier(dialect: Dialect) -> String {
     }
 }
 
-/// `array[subscripts]` on the device, where arrays are flat and row-major.
+/// The flat, row-major index of `subscripts` in an array whose extents past the first are
+/// `inner`: `((s_0 · E_1 + s_1) · E_2 + s_2) ...`.
+pub fn row_major(subscripts: Vec<Expr>, inner: &[Expr]) -> Expr {
+    let mut subs = subscripts.into_iter();
+    let first = subs.next().unwrap_or(Expr::int(0));
+    subs.zip(inner).fold(first, |lin, (s, ext)| {
+        Expr::binary(
+            BinaryOp::Add,
+            Expr::binary(BinaryOp::Mul, lin, ext.clone()),
+            s,
+        )
+    })
+}
+
+/// `array[subscripts]` on the device, where arrays are flat and row-major (the first extent,
+/// which the declaration may not give, is not needed).
 fn linearize(data: &ScopData, array: &str, subscripts: Vec<Expr>) -> Expr {
     let array = array.to_string();
     match data.datum(unmarked(&array)) {
         Some(d) if subscripts.len() == d.extents.len() && d.extents.len() > 1 => {
-            let mut lin = subscripts[0].clone();
-            for (s, ext) in subscripts.iter().zip(&d.extents).skip(1) {
-                let extent = ext
-                    .clone()
-                    .expect("the GPU targets check array extents first");
-                lin = Expr::Binary {
-                    op: BinaryOp::Add,
-                    lhs: Box::new(Expr::Binary {
-                        op: BinaryOp::Mul,
-                        lhs: Box::new(lin),
-                        rhs: Box::new(extent),
-                    }),
-                    rhs: Box::new(s.clone()),
-                };
-            }
+            let inner: Vec<Expr> = d.extents[1..]
+                .iter()
+                .map(|e| {
+                    e.clone()
+                        .expect("the GPU targets check inner extents first")
+                })
+                .collect();
             Expr::Index {
                 array,
-                subscripts: vec![lin],
+                subscripts: vec![row_major(subscripts, &inner)],
             }
         }
         _ => Expr::Index { array, subscripts },

@@ -205,15 +205,13 @@ impl<'a> GpuHost<'a> {
     fn buffer_bucket(&self, g: &GroupIr, name: &str) -> String {
         let i = g.index;
         let mut s = format!("int polyc_v{i} = 0;\nlong polyc_lm{i} = 0;\n");
-        let GroupCode::Tiled(t) = &g.code else {
-            let _ = writeln!(s, "(void)polyc_v{i}; (void)polyc_lm{i};");
-            return s;
+        let staging = match &g.code {
+            GroupCode::Tiled(t) if t.staging.versions() > 0 => &t.staging,
+            _ => {
+                let _ = writeln!(s, "(void)polyc_v{i}; (void)polyc_lm{i};");
+                return s;
+            }
         };
-        let staging = &t.staging;
-        if staging.versions() == 0 {
-            let _ = writeln!(s, "(void)polyc_v{i}; (void)polyc_lm{i};");
-            return s;
-        }
         let _ = writeln!(s, "{{");
         let _ = writeln!(s, "  polyc_local_window = {};", self.api.window());
         let _ = writeln!(

@@ -27,7 +27,7 @@ use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::model::Scop;
 use rosepolly::syntax::to_affine;
 
-use crate::device::Dialect;
+use crate::device::{row_major, Dialect};
 use crate::ir::{origin, size, ScopData};
 use crate::names::user;
 
@@ -214,7 +214,7 @@ pub struct Stager<'a> {
     pub staging: &'a Staging,
     pub data: &'a ScopData,
     pub dialect: Dialect,
-    /// How many buffers this version uses.
+    /// The kernel version: it stages the first `version` units of [`Staging::buffers`].
     pub version: usize,
     /// An element index expression of the device's flat arrays: `array[subscripts]`.
     pub linearize: &'a dyn Fn(&str, &[Expr]) -> Expr,
@@ -332,21 +332,15 @@ impl Stager<'_> {
 
     /// The element of buffer `b` that `subscripts` (of the array) name.
     pub fn element(&self, b: usize, subscripts: Vec<Expr>) -> Expr {
-        let mut lin: Option<Expr> = None;
-        for (i, s) in subscripts.into_iter().enumerate() {
-            let local = Expr::binary(BinaryOp::Sub, s, Expr::var(bo(b, i)));
-            lin = Some(match lin {
-                None => local,
-                Some(l) => Expr::binary(
-                    BinaryOp::Add,
-                    Expr::binary(BinaryOp::Mul, l, Expr::var(be(b, i))),
-                    local,
-                ),
-            });
-        }
+        let local: Vec<Expr> = subscripts
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| Expr::binary(BinaryOp::Sub, s, Expr::var(bo(b, i))))
+            .collect();
+        let inner: Vec<Expr> = (1..local.len()).map(|i| Expr::var(be(b, i))).collect();
         let lin = Expr::Cast {
             ty: "int".into(),
-            expr: Box::new(lin.unwrap_or(Expr::int(0))),
+            expr: Box::new(row_major(local, &inner)),
         };
         Expr::Index {
             array: bl(b),
@@ -382,7 +376,7 @@ impl Stager<'_> {
     pub fn moves(&self, code: &str, barrier: &str) -> String {
         let mut out = String::new();
         for (b, c) in self.used().iter().enumerate() {
-            let (array, test) = self.point(b, c);
+            let (array, test) = self.point(c);
             let mut body = format!(
                 "if (polyc_bin{b} | ({test})) {}[polyc_r] = {array};\n",
                 bl(b)
@@ -397,7 +391,7 @@ impl Stager<'_> {
         let _ = writeln!(out, "{barrier}");
         let mut written = false;
         for (b, c) in self.used().iter().enumerate().filter(|(_, c)| c.written) {
-            let (array, _) = self.point(b, c);
+            let (array, _) = self.point(c);
             let body = format!("if ({}[polyc_r]) {array} = {}[polyc_r];\n", bf(b), bl(b));
             out.push_str(&self.over_buffer(b, c, &body));
             written = true;
@@ -440,7 +434,7 @@ impl Stager<'_> {
     }
 
     /// The array element at `polyc_g<i>`, and the test that it lies inside the array.
-    fn point(&self, _b: usize, c: &Candidate) -> (String, String) {
+    fn point(&self, c: &Candidate) -> (String, String) {
         let gs: Vec<Expr> = (0..c.dims.len())
             .map(|i| Expr::var(format!("polyc_g{i}")))
             .collect();

@@ -26,6 +26,20 @@ fn with_kernel<R>(name: &str, f: impl FnOnce(&Ctx, &Scop) -> R) -> R {
     f(&ctx, &scops[0])
 }
 
+/// `name`'s SCoP scheduled with Pluto's defaults and tiled as the GPU targets tile it: `f`
+/// gets its schedule, tile space and each group's candidates.
+fn with_gpu_candidates<R>(
+    name: &str,
+    f: impl FnOnce(&Schedule, &TileSpace, Vec<Vec<Candidate>>) -> R,
+) -> R {
+    with_kernel(name, |ctx, scop| {
+        let schedule = pluto::schedule(ctx, scop, &PlutoOptions::default()).unwrap();
+        let space = tile_space(ctx, scop, &schedule, &GPU);
+        let all = all_candidates(scop, &schedule, &space);
+        f(&schedule, &space, all)
+    })
+}
+
 /// Each group's candidates.
 fn all_candidates(scop: &Scop, schedule: &Schedule, space: &TileSpace) -> Vec<Vec<Candidate>> {
     space
@@ -155,10 +169,8 @@ fn seidel_2d_has_one_buffer_widened_by_its_neighbours() {
     // The band (t, t + i, 2t + i + j) gives i = c1 - c0 and j = c2 - c1 - c0; the nine
     // references A[i + di][j + dj] spread over -1..1 in both dimensions (thesis Fig. 6.10): the
     // box is (T0 - 1) + (T1 - 1) + 3 rows by (T0 - 1) + (T1 - 1) + (T2 - 1) + 3 columns.
-    with_kernel("seidel-2d", |ctx, scop| {
-        let schedule = pluto::schedule(ctx, scop, &PlutoOptions::default()).unwrap();
-        let space = tile_space(ctx, scop, &schedule, &GPU);
-        let c = &all_candidates(scop, &schedule, &space)[0];
+    with_gpu_candidates("seidel-2d", |_, space, all| {
+        let c = &all[0];
         assert_eq!(c.len(), 1, "{c:?}");
         let a = &c[0];
         assert_eq!((a.datum.as_str(), a.refs.len(), a.written), ("A", 10, true));
@@ -176,10 +188,8 @@ fn seidel_2d_has_one_buffer_widened_by_its_neighbours() {
 
 #[test]
 fn gemm_buffers_are_c_then_a_and_b() {
-    with_kernel("gemm", |ctx, scop| {
-        let schedule = pluto::schedule(ctx, scop, &PlutoOptions::default()).unwrap();
-        let space = tile_space(ctx, scop, &schedule, &GPU);
-        let c = &all_candidates(scop, &schedule, &space)[0];
+    with_gpu_candidates("gemm", |_, _, all| {
+        let c = &all[0];
         let names: Vec<&str> = c.iter().map(|c| c.datum.as_str()).collect();
         // C has four references (S0 reads and writes, S1 reads and writes), A and B one each;
         // all three are reused along the band dimension their subscripts lack.
@@ -196,20 +206,14 @@ fn gemm_buffers_are_c_then_a_and_b() {
 fn a_written_array_with_several_access_functions_gets_exclusive_buffers() {
     // lu writes A[i][j] and reads A[i][k], A[k][j]: copies of one element in several buffers
     // would go stale, so its classes are marked to be staged together where they are apart.
-    with_kernel("lu", |ctx, scop| {
-        let schedule = pluto::schedule(ctx, scop, &PlutoOptions::default()).unwrap();
-        let space = tile_space(ctx, scop, &schedule, &GPU);
-        let all = all_candidates(scop, &schedule, &space);
+    with_gpu_candidates("lu", |_, _, all| {
         let a: Vec<_> = all.iter().flatten().filter(|c| c.datum == "A").collect();
         assert!(a.len() > 1, "{a:?}");
         assert!(a.iter().all(|c| c.exclusive), "{a:?}");
         assert!(a.iter().any(|c| c.written), "{a:?}");
     });
     // gemm's arrays have one class each: nothing is exclusive.
-    with_kernel("gemm", |ctx, scop| {
-        let schedule = pluto::schedule(ctx, scop, &PlutoOptions::default()).unwrap();
-        let space = tile_space(ctx, scop, &schedule, &GPU);
-        let all = all_candidates(scop, &schedule, &space);
+    with_gpu_candidates("gemm", |_, _, all| {
         assert!(all.iter().flatten().all(|c| !c.exclusive));
     });
 }
@@ -219,11 +223,9 @@ fn diamond_tiles_determine_subscripts_in_halves() {
     // jacobi-2d's diamond tiling rows (4t - (2t + i), 2t + i, 2t + j) give i and j as halves
     // of integer combinations: a box of about (T0 + T1) / 2 rows, each reference read from
     // both arrays' single class.
-    with_kernel("jacobi-2d", |ctx, scop| {
-        let schedule = pluto::schedule(ctx, scop, &PlutoOptions::default()).unwrap();
+    with_gpu_candidates("jacobi-2d", |schedule, _, all| {
         assert!(schedule.bands.iter().any(|b| b.diamond.is_some()));
-        let space = tile_space(ctx, scop, &schedule, &GPU);
-        let c = &all_candidates(scop, &schedule, &space)[0];
+        let c = &all[0];
         let names: Vec<&str> = c.iter().map(|c| c.datum.as_str()).collect();
         assert_eq!(names, ["A", "B"]);
         assert!(c[0].dims.iter().all(|d| d.origin.divisor == 2));

@@ -5,23 +5,32 @@ use std::path::Path;
 use rosepolly::compilation::{self, Detection, SourceOptions, SourceUnit};
 use rosepolly::math::isl::Ctx;
 
-#[test]
-fn finds_maximal_regions_and_leaves_the_rest() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/inputs/auto/mixed.c");
+/// `f` of the regions automatic detection finds in `tests/inputs/auto/<input>`.
+fn with_automatic<R>(input: &str, f: impl FnOnce(&[rosepolly::model::Scop]) -> R) -> R {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/inputs/auto")
+        .join(input);
     let src = SourceUnit::load(&file, &SourceOptions::default()).unwrap();
     let ctx = Ctx::new();
     let scops = compilation::build_models(&ctx, &src, Detection::Automatic).unwrap();
-    let lines: Vec<(u32, u32, usize)> = scops
-        .iter()
-        .map(|s| (s.region.start.line, s.region.end.line, s.statements.len()))
-        .collect();
-    // The initialisation nest; the body of the `while` (the `while` itself is not affine, but
-    // its body is: a loop nest and two scalar updates); the diagonal copy (the `printf` ends
-    // the run); nothing for the last loop, whose `if` reads data.
-    assert_eq!(lines, vec![(12, 14, 1), (17, 21, 3), (24, 25, 1)]);
-    assert!(scops
-        .iter()
-        .all(|s| !s.region.marked && s.function == "main"));
+    f(&scops)
+}
+
+#[test]
+fn finds_maximal_regions_and_leaves_the_rest() {
+    with_automatic("mixed.c", |scops| {
+        let lines: Vec<(u32, u32, usize)> = scops
+            .iter()
+            .map(|s| (s.region.start.line, s.region.end.line, s.statements.len()))
+            .collect();
+        // The initialisation nest; the body of the `while` (the `while` itself is not affine, but
+        // its body is: a loop nest and two scalar updates); the diagonal copy (the `printf` ends
+        // the run); nothing for the last loop, whose `if` reads data.
+        assert_eq!(lines, vec![(12, 14, 1), (17, 21, 3), (24, 25, 1)]);
+        assert!(scops
+            .iter()
+            .all(|s| !s.region.marked && s.function == "main"));
+    });
 }
 
 /// Each suite kernel, with its pragmas removed, yields a region in `kernel_<name>` with the
@@ -76,11 +85,9 @@ fn suite_kernels_are_found_without_pragmas() {
 /// automatic detection leaves the header's functions alone (marked ones are an error there).
 #[test]
 fn loops_in_included_headers_are_left_alone() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/inputs/auto/header/main.c");
-    let src = SourceUnit::load(&file, &SourceOptions::default()).unwrap();
-    let ctx = Ctx::new();
-    let scops = compilation::build_models(&ctx, &src, Detection::Automatic).unwrap();
-    assert_eq!(scops.len(), 1);
-    assert!(scops[0].region.start.file.ends_with("main.c"));
-    assert_eq!(scops[0].function, "f");
+    with_automatic("header/main.c", |scops| {
+        assert_eq!(scops.len(), 1);
+        assert!(scops[0].region.start.file.ends_with("main.c"));
+        assert_eq!(scops[0].function, "f");
+    });
 }

@@ -25,7 +25,7 @@ use crate::ir::{
 };
 use crate::names::user;
 use crate::staging::Staging;
-use ranges::{named, tile_end, tile_range};
+use ranges::{clip_hi, clip_lo, named, tile_end, tile_range};
 use threads::strip_parallel;
 
 /// What runs the tiles.
@@ -258,23 +258,12 @@ impl Lowering<'_, '_> {
             mode: group.mode,
             host_dims,
             wave_dims,
-            // The tiles before `k` clipped to the points' bounding box (`polyc_plo<j>`,
-            // `polyc_phi<j>`): a tile far larger than the problem then spans the problem, not
-            // its size, and walking the next dimension costs nothing more.
+            // The tiles before `k` clipped to the points' bounding box: walking the next
+            // dimension then costs the problem's extent, whatever the tile sizes.
             ranges: (0..group.depth)
                 .map(|k| {
-                    let lo: Vec<Expr> = (0..k)
-                        .map(|j| {
-                            let plo = Expr::var(format!("polyc_plo{j}"));
-                            Expr::call("polyc_lmax", vec![Expr::var(origin(j)), plo])
-                        })
-                        .collect();
-                    let hi: Vec<Expr> = (0..k)
-                        .map(|j| {
-                            let phi = Expr::var(format!("polyc_phi{j}"));
-                            Expr::call("polyc_lmin", vec![tile_end(j), phi])
-                        })
-                        .collect();
+                    let lo: Vec<Expr> = (0..k).map(|j| clip_lo(j, Expr::var(origin(j)))).collect();
+                    let hi: Vec<Expr> = (0..k).map(|j| clip_hi(j, tile_end(j))).collect();
                     tile_range(k, self.point_range(group, k, &lo, &hi))
                 })
                 .collect(),
@@ -285,13 +274,7 @@ impl Lowering<'_, '_> {
                     let lo: Vec<Expr> = named("polyc_glo", k)
                         .into_iter()
                         .enumerate()
-                        .map(|(j, g)| {
-                            let plo = Expr::var(format!("polyc_plo{j}"));
-                            Expr::call(
-                                "polyc_lmax",
-                                vec![Expr::binary(BinaryOp::Mul, g, t(j)), plo],
-                            )
-                        })
+                        .map(|(j, g)| clip_lo(j, Expr::binary(BinaryOp::Mul, g, t(j))))
                         .collect();
                     let hi: Vec<Expr> = named("polyc_ghi", k)
                         .into_iter()
@@ -302,11 +285,7 @@ impl Lowering<'_, '_> {
                                 Expr::binary(BinaryOp::Mul, g, t(j)),
                                 t(j),
                             );
-                            let phi = Expr::var(format!("polyc_phi{j}"));
-                            Expr::call(
-                                "polyc_lmin",
-                                vec![Expr::binary(BinaryOp::Sub, end, Expr::int(1)), phi],
-                            )
+                            clip_hi(j, Expr::binary(BinaryOp::Sub, end, Expr::int(1)))
                         })
                         .collect();
                     tile_range(k, self.point_range(group, k, &lo, &hi))

@@ -28,6 +28,21 @@ pub(super) fn tile_end(k: usize) -> Expr {
     ))
 }
 
+/// `first` raised to the first point of band dimension `j`'s bounding box (`polyc_plo<j>`):
+/// a tile's start clipped to the points, so that tiles far larger than the problem span the
+/// problem, not their size.
+pub(super) fn clip_lo(j: usize, first: Expr) -> Expr {
+    Expr::call(
+        "polyc_lmax",
+        vec![first, Expr::var(format!("polyc_plo{j}"))],
+    )
+}
+
+/// `last` lowered to the last point of band dimension `j`'s bounding box (`polyc_phi<j>`).
+pub(super) fn clip_hi(j: usize, last: Expr) -> Expr {
+    Expr::call("polyc_lmin", vec![last, Expr::var(format!("polyc_phi{j}"))])
+}
+
 /// The range of tile coordinate `t_k` whose tiles cover the points `range` of band dimension
 /// `k` (`ptile::TileGroup::tile_range`).
 pub(super) fn tile_range(k: usize, (a, b): (Expr, Expr)) -> (Expr, Expr) {
