@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use clap::{Parser, ValueEnum};
 use codegen::{CompileOptions, Target};
 use pluto::{Fusion, PlutoOptions, Solver};
-use rosepolly::compilation::{self, Detection, SourceOptions, SourceUnit};
+use rosepolly::compilation::{self, DefaultCustom, Detection, SourceOptions, SourceUnit};
 use rosepolly::diag::{Diagnostic, Diagnostics, Loc};
 use rosepolly::math::isl::Ctx;
 
@@ -107,6 +107,12 @@ struct Cli {
     /// tiles, whose first wavefront holds a whole row of tiles (concurrent start).
     #[arg(long)]
     no_diamond: bool,
+
+    /// Keep every scalar a scalar. By default a scalar that each iteration of its loops writes
+    /// before reading (ludcmp's `w`, symm's `temp2`) becomes an array indexed by those loops,
+    /// so that its false dependences no longer serialise them.
+    #[arg(long)]
+    no_expansion: bool,
 
     /// The solver of the scheduler's lexicographic minimum.
     #[arg(long, value_enum, default_value = "good-lp", hide = true)]
@@ -308,7 +314,11 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
     } else {
         Detection::Pragmas
     };
-    let scops = compilation::build_models(&ctx, &src, detection)?;
+    let mut policy = DefaultCustom {
+        no_expansion: cli.no_expansion,
+        ..DefaultCustom::default()
+    };
+    let scops = compilation::build_models_with(&ctx, &src, detection, &mut policy)?;
     let file = input.display().to_string();
     if let Some(stage) = cli.dump {
         let text = match stage {

@@ -40,6 +40,15 @@ pub fn host_support(cuda: bool) -> String {
 {q} long polyc_lmin(long a, long b) {{ return a < b ? a : b; }}
 {q} long polyc_lmax(long a, long b) {{ return a > b ? a : b; }}
 {q} long polyc_lfloord(long n, long d) {{ return n >= 0 ? n / d : -((-n + d - 1) / d); }}
+/* Memory for an array polyc made from a scalar; exits when there is none. */
+static inline __attribute__((unused)) void *polyc_alloc(size_t bytes) {{
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p) {{
+    fprintf(stderr, "polyc: cannot allocate %zu bytes for an expanded scalar\n", bytes);
+    exit(1);
+  }}
+  return p;
+}}
 static inline __attribute__((unused)) double polyc_now(void) {{
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -79,6 +88,12 @@ pub const COLD_POINTS: i64 = 1 << 25;
 /// 3 ms tiled on two threads).
 pub const WARM_POINTS: i64 = 1 << 22;
 
+/// The fewest points (of a band's bounding box) a wavefront step must hold on average for its
+/// tiles to run on several threads: a step ends at a barrier. Measured on ludcmp (2 threads,
+/// the steps of its inner band under a sequential loop): about 1,400 per step at MEDIUM ran
+/// 1.1-2.5x slower than one thread, about 7,700 at LARGE 1.7x faster.
+pub const STEP_POINTS: i64 = 4096;
+
 /// The C of the decision [`COLD_POINTS`] describes: `polyc_tiles_pay(points, bytes)`.
 fn cost_model() -> String {
     format!(
@@ -110,10 +125,12 @@ static inline __attribute__((unused)) long polyc_min_parallel(void) {{
 }}
 /* The team that runs a group's wavefronts: its threads, or one thread when the steps hold on
    average fewer tiles than `polyc_min_parallel` (`units` tile columns, a bounding box, over
-   `waves` steps): each step ends at a barrier, and a handful of tiles per step gains less than
-   the waiting costs. */
-static inline __attribute__((unused)) int polyc_team(double units, long waves) {{
-  return waves > 0 && units >= (double)polyc_min_parallel() * (double)waves ? polyc_threads : 1;
+   `waves` steps) or fewer than {STEP_POINTS} points (`points`, the band's bounding box): each
+   step ends at a barrier, and a handful of tiles or of points per step gains less than the
+   waiting costs. */
+static inline __attribute__((unused)) int polyc_team(double units, long waves, double points) {{
+  return waves > 0 && units >= (double)polyc_min_parallel() * (double)waves
+      && points >= {STEP_POINTS}.0 * (double)waves ? polyc_threads : 1;
 }}
 /* This thread's number in its team (0 without OpenMP). */
 static inline __attribute__((unused)) int polyc_thread_num(void) {{

@@ -97,6 +97,8 @@ pub fn compile(
     let mut kernels = String::new();
     let mut host_fallback = false;
     let mut needs_spans = false;
+    // `polyc_alloc`, for expanded scalars in `--no-tile` code.
+    let mut needs_alloc = false;
     for scop in scops {
         if scop.region.start.file != main {
             return Err(Diagnostics::one(Diagnostic::new(
@@ -157,6 +159,7 @@ pub fn compile(
         let code = code + &exits::assignments(ctx, scop);
         let guard = fallback::guard(ctx, scop);
         needs_spans |= guard.as_ref().is_some_and(|(decls, _)| !decls.is_empty());
+        needs_alloc |= scop.symbols.data.values().any(|d| d.expands.is_some());
         let code = match &guard {
             Some(guard) => {
                 let (first, last) = (scop.region.start.line, scop.region.end.line);
@@ -183,9 +186,10 @@ pub fn compile(
         });
     }
     // The overlap checks' range arithmetic, on the C target.
-    let spans = match needs_spans {
-        true => format!("{}{}", c::host_support(false), footprint::SUPPORT),
-        false => String::new(),
+    let spans = match (needs_spans, needs_alloc) {
+        (true, _) => format!("{}{}", c::host_support(false), footprint::SUPPORT),
+        (false, true) => c::host_support(false),
+        (false, false) => String::new(),
     };
     let runtime = match gpu {
         None if opts.tile => c::runtime() + &spans,

@@ -82,6 +82,13 @@ impl<'a> GpuHost<'a> {
         let d = self.ir.data.datum(name).expect("kernel arguments are data");
         let dev = format!("polyc_d_{name}");
         let (mut set, mut tear) = (String::new(), String::new());
+        if d.expands.is_some() {
+            // Made from a scalar: it lives on the device alone, and nothing moves.
+            let (alloc, free) = self.api.alloc(&dev, &bytes(d, None));
+            set.push_str(&alloc);
+            tear.push_str(&free);
+            return (set, tear);
+        }
         // Byte offset and length of what moves in and out.
         let (host, whole, moved_in, moved_out) = if d.is_scalar() {
             let n = format!("sizeof({})", user(name));

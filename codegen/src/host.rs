@@ -148,13 +148,17 @@ impl TileWalk<'_> {
         }
         // The team: the average count of `polyc_t0` values a step holds, over the bounding
         // box of the tile coordinates, against the threads.
+        let points: Vec<String> = (0..t.points.len())
+            .map(|k| format!("(double)polyc_lmax(0, polyc_phi{k} - polyc_plo{k} + 1)"))
+            .collect();
         let _ = writeln!(
             w,
-            "const int polyc_team_size = polyc_team((double)(polyc_ghi0 - polyc_glo0 + 1) * (double)(({}) - ({}) + 1), ({}) - ({}) + 1);",
+            "const int polyc_team_size = polyc_team((double)(polyc_ghi0 - polyc_glo0 + 1) * (double)(({}) - ({}) + 1), ({}) - ({}) + 1, {});",
             sum("ghi", 1),
             sum("glo", 1),
             sum("ghi", 0),
-            sum("glo", 0)
+            sum("glo", 0),
+            points.join(" * ")
         );
         let _ = writeln!(w, "long polyc_found[2] = {{0, 0}};");
         let _ = writeln!(

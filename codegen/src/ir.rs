@@ -158,6 +158,9 @@ pub struct DatumData {
     /// Extents as C expressions over the parameters' C names (`None`: not declared).
     pub extents: Vec<Option<Expr>>,
     pub written: bool,
+    /// The scalar this array expands (`rosepolly::model::Storage::Expanded`): the generated
+    /// code allocates it for the SCoP's run, and no value moves in or out of it.
+    pub expands: Option<String>,
 }
 
 impl ScopData {
@@ -181,6 +184,65 @@ impl ScopData {
     /// The datum named `name` (a model name).
     pub fn datum(&self, name: &str) -> Option<&DatumData> {
         self.data.iter().find(|d| d.name == name)
+    }
+
+    /// The arrays polyc made from scalars.
+    pub fn expanded(&self) -> impl Iterator<Item = &DatumData> {
+        self.data.iter().filter(|d| d.expands.is_some())
+    }
+
+    /// The statements with each expanded array replaced by the scalar it expands: the code
+    /// that runs in the original order needs no array (and the C compiler keeps the scalar in
+    /// a register).
+    pub fn unexpanded(&self) -> ScopData {
+        let mut out = self.clone();
+        for st in &mut out.statements {
+            st.body = st.body.map(&mut |e| match e {
+                Expr::Index { array, .. } if self.scalar_of(&array).is_some() => {
+                    Expr::Var(self.scalar_of(&array).expect("checked").to_string())
+                }
+                other => other,
+            });
+        }
+        out
+    }
+
+    /// The statements with each expanded array indexed flat, row-major (`polyc_exp0_w[i * E1 +
+    /// j]`), as host code declares them.
+    pub fn flat_expanded(&self) -> ScopData {
+        let mut out = self.clone();
+        for st in &mut out.statements {
+            st.body = st.body.map(&mut |e| match e {
+                Expr::Index { array, subscripts } if subscripts.len() > 1 => {
+                    match self.datum(crate::names::unmarked(&array)) {
+                        Some(d) if d.expands.is_some() => {
+                            let inner: Vec<Expr> = d.extents[1..]
+                                .iter()
+                                .map(|x| {
+                                    Expr::cast(
+                                        "long",
+                                        x.clone().expect("expanded arrays have extents"),
+                                    )
+                                })
+                                .collect();
+                            Expr::Index {
+                                array,
+                                subscripts: vec![crate::device::row_major(subscripts, &inner)],
+                            }
+                        }
+                        _ => Expr::Index { array, subscripts },
+                    }
+                }
+                other => other,
+            });
+        }
+        out
+    }
+
+    /// The scalar the array printed as `array` expands.
+    fn scalar_of(&self, array: &str) -> Option<&str> {
+        let model = crate::names::unmarked(array);
+        self.datum(model)?.expands.as_deref()
     }
 }
 
@@ -208,6 +270,7 @@ impl DatumData {
                 .map(|e| e.as_ref().map(|e| crate::names::user_expr(&from_affine(e))))
                 .collect(),
             written: d.written,
+            expands: d.expands.clone(),
         }
     }
 
@@ -244,6 +307,8 @@ pub struct OriginalOrder {
 /// before it (`polyc_plo<j>`, `polyc_phi<j>`).
 pub struct WorkBox {
     pub dims: Vec<(Expr, Expr)>,
+    /// The share of the box the statement's instances fill (`ptile::density`).
+    pub density: f64,
 }
 
 impl ScopIr {

@@ -24,6 +24,8 @@ pub struct OpenMp<'a> {
     pub openmp: bool,
     /// Tile sizes fixed at compile time (`--fixed-tile-sizes`), for comparison only.
     pub fixed_sizes: Option<&'a [i64]>,
+    /// The SCoP's data as host code indexes them (expanded scalars flat).
+    data: ScopData,
     labels: Labels,
 }
 
@@ -33,6 +35,7 @@ impl<'a> OpenMp<'a> {
             ir,
             openmp,
             fixed_sizes,
+            data: ir.data.flat_expanded(),
             labels: Labels::default(),
         }
     }
@@ -50,6 +53,10 @@ impl HostDialect for OpenMp<'_> {
 
     fn fixed_sizes(&self) -> Option<&[i64]> {
         self.fixed_sizes
+    }
+
+    fn setup(&self) -> (String, String) {
+        expanded_arrays(&self.ir.data)
     }
 
     /// Small problems run the original order instead of the tiles.
@@ -71,7 +78,9 @@ impl HostDialect for OpenMp<'_> {
                     probe: None,
                     clauses: "",
                 };
-                out.push_str(&c::print_k(&self.ir.data, &original.code, &seq, None));
+                // The original order needs no expanded array: its statements use the scalars.
+                let data = self.ir.data.unexpanded();
+                out.push_str(&c::print_k(&data, &original.code, &seq, None));
                 let _ = writeln!(out, "  }} else {{");
                 out.push_str(&indent(&tiled, 2));
                 let _ = writeln!(out, "  }}");
@@ -101,7 +110,7 @@ impl HostDialect for OpenMp<'_> {
                     probe: None,
                     clauses: " num_threads(polyc_threads)",
                 };
-                out.push_str(&c::print_k(&self.ir.data, code, &opts, None));
+                out.push_str(&c::print_k(&self.data, code, &opts, None));
             }
             GroupCode::Tiled(t) => {
                 let _ = writeln!(
@@ -116,12 +125,12 @@ impl HostDialect for OpenMp<'_> {
                     probe: None,
                     clauses: "",
                 };
-                let partial = c::print_k(&self.ir.data, &t.body, &body, None);
+                let partial = c::print_k(&self.data, &t.body, &body, None);
                 let visit = match &t.full_body {
                     Some(full) => format!(
                         "if (polyc_full) {{\n{}}} else {{\n{}}}\n",
                         indent(
-                            &self.specialised(t, c::print_k(&self.ir.data, full, &body, None)),
+                            &self.specialised(t, c::print_k(&self.data, full, &body, None)),
                             2
                         ),
                         indent(&partial, 2)
@@ -193,10 +202,43 @@ impl OpenMp<'_> {
     }
 }
 
+/// The declarations and allocations of the arrays polyc made from scalars, and their release.
+/// They are flat (`ScopData::flat_expanded`): C++ (the CUDA target's host code) has no
+/// pointers to rows of run-time length.
+pub(crate) fn expanded_arrays(data: &ScopData) -> (String, String) {
+    let (mut alloc, mut free) = (String::new(), String::new());
+    for d in data.expanded() {
+        let bytes: Vec<String> = d
+            .extents
+            .iter()
+            .map(|e| {
+                format!(
+                    "(size_t)(long)({})",
+                    e.as_ref().expect("expanded arrays have extents")
+                )
+            })
+            .collect();
+        let name = crate::names::user(&d.name);
+        let _ = writeln!(
+            alloc,
+            "{elem} *{name} = ({elem} *)polyc_alloc({} * sizeof({elem}));",
+            bytes.join(" * "),
+            elem = d.elem
+        );
+        let _ = writeln!(free, "free({name});");
+    }
+    (alloc, free)
+}
+
 /// C code computing `polyc_bytes`, the bytes of the SCoP's arrays whose extents are known.
 fn data_bytes(data: &ScopData) -> String {
     let mut out = String::from("double polyc_bytes = 0;\n");
-    for d in data.data.iter().filter(|d| !d.is_scalar()) {
+    // Expanded scalars are left out: the original program keeps them in registers.
+    for d in data
+        .data
+        .iter()
+        .filter(|d| !d.is_scalar() && d.expands.is_none())
+    {
         let extents: Option<Vec<String>> = d
             .extents
             .iter()
@@ -226,7 +268,8 @@ fn work_estimate(boxes: &[WorkBox]) -> String {
                 "  polyc_v *= (double)polyc_lmax(0, polyc_phi{k} - polyc_plo{k} + 1);"
             );
         }
-        work.push_str("  polyc_points += polyc_v;\n}\n");
+        let _ = writeln!(work, "  polyc_points += {:?} * polyc_v;", b.density);
+        work.push_str("}\n");
     }
     work
 }

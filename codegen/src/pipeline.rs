@@ -11,6 +11,7 @@ use crate::device::{DeviceCode, Dialect};
 use crate::driver::CompileOptions;
 use crate::footprint;
 use crate::gpu_host::{c_string, GpuHost};
+use crate::host::indent;
 use crate::ir::{GroupCode, ScopData, ScopIr};
 use crate::lower::{Device, Lowering};
 use crate::openmp::OpenMp;
@@ -100,7 +101,14 @@ impl ScopJob<'_, '_> {
             probe: None,
             clauses: "",
         };
-        let body = c::print(&ScopData::of(scop), &program, &copts);
+        let data = ScopData::of(scop).flat_expanded();
+        let (alloc, free) = crate::openmp::expanded_arrays(&data);
+        let body = format!(
+            "{}{}{}",
+            indent(&alloc, 2),
+            c::print(&data, &program, &copts),
+            indent(&free, 2)
+        );
         scop_block(scop, "scheduled with Pluto", &body)
     }
 

@@ -31,8 +31,8 @@ pub mod space;
 
 pub use intra::{cpu_order, gpu_order, IntraDim, IntraOrder};
 pub use space::{
-    instance_boxes, outer_param, tile_space, tiled_band, Bound, DimBounds, Facet, StmtBounds, Term,
-    TileGroup, TileMode, TilePolicy, TileSpace,
+    density, instance_boxes, outer_param, tile_space, tiled_band, Bound, DimBounds, Facet,
+    StmtBounds, Term, TileGroup, TileMode, TilePolicy, TileSpace,
 };
 
 /// `floor(a / b)` for `b > 0`, as the generated code's `polyc_floord`.

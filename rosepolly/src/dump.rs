@@ -57,6 +57,9 @@ pub struct ArrayJson {
     pub read: bool,
     pub written: bool,
     pub storage: crate::model::Storage,
+    /// The scalar an expanded array replaces (storage `expanded`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expands: Option<String>,
     pub footprint: String,
 }
 
@@ -135,6 +138,7 @@ fn scop_json(s: &Scop) -> ScopJson {
                 read: d.read,
                 written: d.written,
                 storage: d.storage,
+                expands: d.expands.clone(),
                 footprint: d.footprint.to_string(),
             })
             .collect(),
@@ -221,9 +225,13 @@ pub fn model_text(scops: &[Scop]) -> String {
                 (false, true) => "write-only",
                 (false, false) => "unused",
             };
+            let expands = d
+                .expands
+                .as_ref()
+                .map_or(String::new(), |s| format!("  expands scalar {s}"));
             let _ = writeln!(
                 out,
-                "    {} {}{}  {rw}  footprint {}",
+                "    {} {}{}  {rw}{expands}  footprint {}",
                 d.elem_type,
                 d.name,
                 ext.concat(),

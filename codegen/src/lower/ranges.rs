@@ -64,6 +64,7 @@ impl Lowering<'_, '_> {
             boxes
                 .iter()
                 .map(|b| WorkBox {
+                    density: ptile::density(&self.scop.statements[b.stmt].domain.set()),
                     dims: (0..b.dims.len())
                         .map(|k| {
                             self.union_range(

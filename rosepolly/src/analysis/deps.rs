@@ -118,6 +118,37 @@ pub fn live_in<'c>(ctx: &'c Ctx, scop: &Scop<'c>, datum: &str) -> Option<IslSet<
         .filter(|s| !s.is_empty())
 }
 
+/// The value flow of one datum: each read's last write before it (source instance → sink
+/// instance, one map per pair of statements), and the names of the statements with a read that
+/// no write of the SCoP reaches (it reads the value from before the SCoP).
+pub fn value_flow<'c>(
+    ctx: &'c Ctx,
+    scop: &Scop<'c>,
+    datum: &str,
+) -> (Vec<IslMap<'c>>, Vec<String>) {
+    let flow = Dataflow {
+        sink: accesses(ctx, scop, datum, AccessKind::Read),
+        must_source: accesses(ctx, scop, datum, AccessKind::Write),
+        may_source: UnionMap::empty(ctx),
+        schedule: original_order(ctx, scop, false),
+    }
+    .compute();
+    let pairs = flow
+        .must_dependence
+        .maps()
+        .into_iter()
+        .filter(|m| !m.is_empty())
+        .collect();
+    let unreached = flow
+        .must_no_source
+        .maps()
+        .into_iter()
+        .filter(|m| !m.is_empty())
+        .filter_map(|m| m.in_tuple_name())
+        .collect();
+    (pairs, unreached)
+}
+
 /// Every access of `kind` to `datum`: statement instance → element.
 fn accesses<'c>(ctx: &'c Ctx, scop: &Scop<'c>, datum: &str, kind: AccessKind) -> UnionMap<'c> {
     scop.statements

@@ -122,6 +122,12 @@ pub trait RosePollyCustom {
     fn is_pure_function(&self, name: &str) -> bool {
         PURE_FUNCTIONS.contains(&name)
     }
+
+    /// Expand scalars that each iteration of their loops writes before reading into arrays
+    /// indexed by those loops ([`super::expand`]), so that only their true dependences remain.
+    fn expand_scalars(&self) -> bool {
+        true
+    }
 }
 
 /// The C math library functions a statement may call.
@@ -199,11 +205,17 @@ pub const PURE_FUNCTIONS: &[&str] = &[
 pub struct DefaultCustom {
     /// The parameters of the last SCoP built with this policy.
     pub params: Vec<String>,
+    /// Leave scalars as they are (`polyc --no-expansion`).
+    pub no_expansion: bool,
 }
 
 impl RosePollyCustom for DefaultCustom {
     fn add_params(&mut self, params: &[String]) {
         self.params = params.to_vec();
+    }
+
+    fn expand_scalars(&self) -> bool {
+        !self.no_expansion
     }
 }
 

@@ -174,6 +174,9 @@ pub fn build<'c>(
     scop.loops = loops;
     scop.conditions = conditions;
     build_isl(ctx, &mut scop, drafts, &input.scope)?;
+    if custom.expand_scalars() {
+        super::expand::expand_scalars(ctx, &mut scop, &input.live, &|n| input.taken.contains(n));
+    }
     scop.dependences = crate::analysis::deps::compute(ctx, &scop);
     Ok(scop)
 }
@@ -740,6 +743,7 @@ fn symbol_table<'c>(ctx: &'c Ctx, scop: &Scop<'c>, scope: &Scope) -> SymbolTable
                 footprint: Domain::new(footprint),
                 storage: sym.storage,
                 declared_at: sym.loc.clone(),
+                expands: None,
             },
         );
     }

@@ -9,6 +9,7 @@ pub mod aliasing;
 pub mod cexpr;
 pub mod custom;
 mod exits;
+pub mod expand;
 pub mod extract;
 pub mod flowgraph;
 pub mod regions;

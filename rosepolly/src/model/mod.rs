@@ -85,6 +85,9 @@ pub enum Storage {
     Global,
     Parameter,
     Local,
+    /// An array polyc made from a scalar ([`Datum::expands`]): the generated code allocates it
+    /// when the SCoP starts and frees it at the end; no value enters or leaves through it.
+    Expanded,
 }
 
 /// Where a SCoP is in the user's file.
@@ -228,6 +231,9 @@ pub struct Datum<'c> {
     pub footprint: Domain<'c>,
     pub storage: Storage,
     pub declared_at: Loc,
+    /// The scalar this array replaces (storage [`Storage::Expanded`]): element `[i0]..[id-1]`
+    /// holds the scalar's value in the iteration `(i0, .., id-1)` of its enclosing loops.
+    pub expands: Option<String>,
 }
 
 impl Datum<'_> {

@@ -1,0 +1,361 @@
+//! Scalar expansion (privatisation by expansion): a scalar that carries no value from one
+//! iteration of its loops to the next is given one element per iteration.
+//!
+//! A scalar such as ludcmp's `w` or symm's `temp2` is written at the start of every iteration
+//! of its loops and read only later in the same iteration: its true dependences stay inside an
+//! iteration, but as one memory cell it also carries anti and output dependences from each
+//! iteration to the next, which serialise every loop around it. Expanding it to an array
+//! indexed by those loops (`w` becomes `polyc_exp0_w[i][j]`) removes exactly those false
+//! dependences: each read still reads the value of the same write, and the scheduler is free
+//! to reorder, parallelise and tile the iterations.
+//!
+//! The scalar's uses split into *webs*: the statements linked by its value flow (a read and the
+//! last write before it are in one web). Each web is expanded on its own, over the loops all its
+//! statements share, as deep as every flow in the web stays within one iteration of them
+//! (checked with isl's dataflow analysis). A web is left alone when a read in it may see the
+//! value from before the SCoP, or when a loop's iterator could be negative or unbounded there.
+//! The scalar must be local to the function and unread outside the SCoP, so no code sees the
+//! value the SCoP leaves in it (the expanded arrays are never copied back).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::analysis::deps;
+use crate::analysis::footprint::dim_hull;
+use crate::math::isl::{Ctx, DimType, Map, Set};
+use crate::math::{Domain, Relation};
+use crate::model::affine::Affine;
+use crate::model::expr::{BinaryOp, Expr};
+use crate::model::{AccessKind, Datum, Scop, Storage};
+
+/// Expand the scalars of `scop` that qualify. `live`: names code outside the SCoP uses;
+/// `taken`: whether a name is used anywhere in the translation unit.
+pub(crate) fn expand_scalars<'c>(
+    ctx: &'c Ctx,
+    scop: &mut Scop<'c>,
+    live: &BTreeSet<String>,
+    taken: &dyn Fn(&str) -> bool,
+) {
+    let candidates: Vec<String> = scop
+        .symbols
+        .data
+        .values()
+        .filter(|d| d.is_scalar() && d.written && !live.contains(&d.name))
+        .filter(|d| matches!(d.storage, Storage::Local | Storage::Parameter))
+        .map(|d| d.name.clone())
+        .collect();
+    let mut serial = 0;
+    for scalar in candidates {
+        for web in webs(ctx, scop, &scalar) {
+            let Some(plan) = plan(ctx, scop, &web) else {
+                continue;
+            };
+            let name = fresh_name(scop, &scalar, &mut serial, taken);
+            rewrite(ctx, scop, &scalar, &name, &web, &plan);
+        }
+        let kinds: BTreeSet<AccessKind> = scop
+            .statements
+            .iter()
+            .flat_map(|s| s.accesses.iter())
+            .filter(|a| a.datum == scalar)
+            .map(|a| a.kind)
+            .collect();
+        match scop.symbols.data.get_mut(&scalar) {
+            Some(_) if kinds.is_empty() => {
+                scop.symbols.data.remove(&scalar);
+            }
+            Some(d) => {
+                d.read = kinds.contains(&AccessKind::Read);
+                d.written = kinds.contains(&AccessKind::Write);
+            }
+            None => {}
+        }
+    }
+}
+
+/// The statements of one web of a scalar, and its value flow among them.
+struct Web<'c> {
+    statements: Vec<usize>,
+    flow: Vec<Map<'c>>,
+}
+
+/// The webs of `scalar` whose reads all see values the SCoP wrote.
+fn webs<'c>(ctx: &'c Ctx, scop: &Scop<'c>, scalar: &str) -> Vec<Web<'c>> {
+    let (flow, unreached) = deps::value_flow(ctx, scop, scalar);
+    let stmt_of = |tuple: &str| {
+        scop.statements
+            .iter()
+            .position(|s| s.domain.tuple_name().as_deref() == Some(tuple))
+            .expect("dependences join statements")
+    };
+    let users: Vec<usize> = (0..scop.statements.len())
+        .filter(|&k| {
+            scop.statements[k]
+                .accesses
+                .iter()
+                .any(|a| a.datum == scalar)
+        })
+        .collect();
+    // Union-find over the statements, joined by the flow.
+    let mut root: BTreeMap<usize, usize> = users.iter().map(|&k| (k, k)).collect();
+    fn find(root: &mut BTreeMap<usize, usize>, k: usize) -> usize {
+        let r = root[&k];
+        if r == k {
+            return k;
+        }
+        let top = find(root, r);
+        root.insert(k, top);
+        top
+    }
+    let ends: Vec<(usize, usize)> = flow
+        .iter()
+        .map(|m| {
+            let src = m.in_tuple_name().expect("named source");
+            let sink = m.out_tuple_name().expect("named sink");
+            (stmt_of(&src), stmt_of(&sink))
+        })
+        .collect();
+    for &(a, b) in &ends {
+        let (ra, rb) = (find(&mut root, a), find(&mut root, b));
+        root.insert(ra.max(rb), ra.min(rb));
+    }
+    let unreached: BTreeSet<usize> = unreached.iter().map(|t| stmt_of(t)).collect();
+    let mut groups: BTreeMap<usize, Web<'c>> = BTreeMap::new();
+    for &k in &users {
+        let r = find(&mut root, k);
+        groups
+            .entry(r)
+            .or_insert_with(|| Web {
+                statements: Vec::new(),
+                flow: Vec::new(),
+            })
+            .statements
+            .push(k);
+    }
+    for (m, (a, _)) in flow.into_iter().zip(ends) {
+        let r = find(&mut root, a);
+        groups.get_mut(&r).expect("a web per root").flow.push(m);
+    }
+    groups
+        .into_values()
+        .filter(|w| !w.statements.iter().any(|k| unreached.contains(k)))
+        .collect()
+}
+
+/// How one web is expanded: over its first `extents.len()` shared loops, element
+/// `[i0 - offsets[0]]..` of an array with these extents.
+struct Plan {
+    offsets: Vec<i64>,
+    extents: Vec<Affine>,
+}
+
+/// The expansion of a web, if it has one: the shared loops every flow stays within, as far as
+/// their iterators are non-negative and bounded.
+fn plan<'c>(ctx: &'c Ctx, scop: &Scop<'c>, web: &Web<'c>) -> Option<Plan> {
+    let loops: Vec<&[usize]> = web
+        .statements
+        .iter()
+        .map(|&k| scop.statements[k].loops.as_slice())
+        .collect();
+    let shared = (0..)
+        .take_while(|&d| loops.iter().all(|l| d < l.len() && l[d] == loops[0][d]))
+        .count();
+    let within = (0..shared)
+        .take_while(|&k| web.flow.iter().all(|m| same_iteration(m, k)))
+        .count();
+    if within == 0 {
+        return None;
+    }
+    let points = web
+        .statements
+        .iter()
+        .map(|&k| {
+            let s = &scop.statements[k];
+            s.domain
+                .set()
+                .project_out(DimType::Set, within, s.depth() - within)
+                .set_tuple_name("polyc_iteration")
+        })
+        .reduce(Set::union)
+        .expect("a web has statements")
+        .coalesce();
+    let (offsets, extents): (Vec<i64>, Vec<Affine>) = (0..within)
+        .map_while(|k| extent(ctx, scop, &points, k))
+        .unzip();
+    (!extents.is_empty()).then_some(Plan { offsets, extents })
+}
+
+/// Whether every pair of `flow` has the same value of iterator `k` at source and sink.
+fn same_iteration(flow: &Map, k: usize) -> bool {
+    let (n_in, n_out) = (flow.dim(DimType::In), flow.dim(DimType::Out));
+    let xs: Vec<String> = (0..n_in).map(|i| format!("x{i}")).collect();
+    let ys: Vec<String> = (0..n_out).map(|i| format!("y{i}")).collect();
+    let text = format!(
+        "{{ {}[{}] -> {}[{}] : x{k} < y{k} or x{k} > y{k} }}",
+        flow.in_tuple_name().unwrap_or_default(),
+        xs.join(", "),
+        flow.out_tuple_name().unwrap_or_default(),
+        ys.join(", "),
+    );
+    let apart = flow.parse_sibling(&text).expect("generated map parses");
+    flow.clone().intersect(apart).is_empty()
+}
+
+/// The range of dimension `k` of `points`, in the parameters: the offset that makes its
+/// least value 0 or more (`0` unless that value is a negative constant, as for a loop from
+/// `-3`), and `1 +` its greatest value after the offset. `None` where the dimension has no
+/// upper bound, or a lower bound that depends on the parameters and may be negative.
+fn extent<'c>(ctx: &'c Ctx, scop: &Scop<'c>, points: &Set<'c>, k: usize) -> Option<(i64, Affine)> {
+    let d = points.dim(DimType::Set);
+    let vars: Vec<String> = (0..d).map(|i| format!("v{i}")).collect();
+    let negative = Set::parse(
+        ctx,
+        &format!("{{ polyc_iteration[{}] : v{k} < 0 }}", vars.join(", ")),
+    )
+    .expect("generated set parses");
+    let hull = dim_hull(points, k);
+    let params: Vec<Option<String>> = (0..hull.dim(DimType::Param))
+        .map(|i| {
+            let isl = points.dim_name(DimType::Param, i)?;
+            scop.params
+                .iter()
+                .find(|p| scop.names.get(p) == isl)
+                .cloned()
+        })
+        .collect();
+    let np = params.len();
+    let (eqs, ineqs) = hull.constraint_rows();
+    // Each row reads `coeffs·params + a·x + c >= 0`.
+    let rows: Vec<Vec<i64>> = eqs
+        .iter()
+        .flat_map(|r| [r.clone(), r.iter().map(|x| -x).collect()])
+        .chain(ineqs)
+        .filter(|r| r.len() == np + 2)
+        .collect();
+    let offset = if points.clone().intersect(negative).is_empty() {
+        0
+    } else {
+        // A constant lower bound `x >= ceil(-c / a)`, the greatest of them.
+        rows.iter()
+            .filter(|r| r[np] > 0 && r[..np].iter().all(|&c| c == 0))
+            .map(|r| -(r[np + 1].div_euclid(r[np])))
+            .max()?
+    };
+    // With `a < 0`: `x <= floor((coeffs·params + c) / -a)`.
+    let uppers: Vec<Affine> = rows
+        .iter()
+        .filter(|r| r[np] < 0)
+        .map(|r| {
+            let mut sum = Affine::Const(r[np + 1]);
+            for (c, p) in r[..np].iter().zip(&params) {
+                if *c != 0 {
+                    let p = p.clone()?;
+                    sum = Affine::plus(sum, Affine::Mul(*c, Box::new(Affine::var(p))));
+                }
+            }
+            Some(Affine::plus(
+                Affine::floor_div(sum, -r[np]),
+                Affine::Const(1 - offset),
+            ))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let least = uppers.into_iter().reduce(Affine::min)?;
+    // An empty loop gives an extent below one: allocate one element all the same.
+    Some((offset, Affine::max(Affine::Const(1), least)))
+}
+
+/// A name for the array of one web: `polyc_exp<k>_<scalar>`, unused in the program and the SCoP.
+fn fresh_name(
+    scop: &Scop,
+    scalar: &str,
+    serial: &mut usize,
+    taken: &dyn Fn(&str) -> bool,
+) -> String {
+    loop {
+        let name = format!("polyc_exp{serial}_{scalar}");
+        *serial += 1;
+        if !taken(&name) && scop.symbols.get(&name).is_none() {
+            return name;
+        }
+    }
+}
+
+/// Replace `scalar` by `array` in the statements of `web`: accesses, relations and bodies; and
+/// add the array to the symbol table.
+fn rewrite<'c>(
+    ctx: &'c Ctx,
+    scop: &mut Scop<'c>,
+    scalar: &str,
+    array: &str,
+    web: &Web<'c>,
+    plan: &Plan,
+) {
+    let d = plan.extents.len();
+    let isl_array = scop.names.name_with_key(&format!("array {array}"), array);
+    let mut footprint: Option<Set<'c>> = None;
+    let (mut read, mut written) = (false, false);
+    for &k in &web.statements {
+        let st = &mut scop.statements[k];
+        let iterators: Vec<String> = st.iterators[..d].to_vec();
+        let dims = st.domain.dim_names();
+        let element: Vec<String> = dims[..d]
+            .iter()
+            .zip(&plan.offsets)
+            .map(|(x, o)| format!("{x} - ({o})"))
+            .collect();
+        let text = format!(
+            "{{ {}[{}] -> {isl_array}[{}] }}",
+            st.domain.tuple_name().expect("statement domains are named"),
+            dims.join(", "),
+            element.join(", ")
+        );
+        let relation = Map::parse(ctx, &text)
+            .expect("generated access parses")
+            .intersect_domain(st.domain.set())
+            .coalesce();
+        let range = relation.clone().range();
+        footprint = Some(match footprint {
+            Some(f) => f.union(range),
+            None => range,
+        });
+        for a in st.accesses.iter_mut().filter(|a| a.datum == scalar) {
+            a.datum = array.to_string();
+            a.subscripts = iterators
+                .iter()
+                .zip(&plan.offsets)
+                .map(|(i, &o)| Affine::plus(Affine::var(i), Affine::Const(-o)))
+                .collect();
+            a.relation = Relation::new(relation.clone());
+            read |= a.kind == AccessKind::Read;
+            written |= a.kind == AccessKind::Write;
+        }
+        let element = Expr::Index {
+            array: array.to_string(),
+            subscripts: iterators
+                .iter()
+                .zip(&plan.offsets)
+                .map(|(i, &o)| match o {
+                    0 => Expr::var(i),
+                    _ => Expr::binary(BinaryOp::Sub, Expr::var(i), Expr::int(o)),
+                })
+                .collect(),
+        };
+        st.body = st.body.map(&mut |e| match e {
+            Expr::Var(v) if v == scalar => element.clone(),
+            other => other,
+        });
+    }
+    let original = scop.symbols.get(scalar).expect("the scalar is a datum");
+    let datum = Datum {
+        name: array.to_string(),
+        elem_type: original.elem_type.clone(),
+        written_type: original.written_type.clone(),
+        extents: plan.extents.iter().cloned().map(Some).collect(),
+        read,
+        written,
+        footprint: Domain::new(footprint.expect("a web has statements").coalesce()),
+        storage: Storage::Expanded,
+        declared_at: original.declared_at.clone(),
+        expands: Some(scalar.to_string()),
+    };
+    scop.symbols.data.insert(array.to_string(), datum);
+}
