@@ -93,9 +93,16 @@ impl SourceUnit {
     pub fn load(path: &Path, opts: &SourceOptions) -> Result<SourceUnit, Diagnostics> {
         let display = path.display().to_string();
         if !path.is_file() {
-            return Err(
-                Diagnostic::new(Loc::new(&display, 0, None), "cannot read input file").into(),
-            );
+            let why = match std::fs::metadata(path) {
+                Ok(m) if m.is_dir() => "it is a directory".to_string(),
+                Ok(_) => "it is not a regular file".to_string(),
+                Err(e) => e.to_string(),
+            };
+            return Err(Diagnostic::new(
+                Loc::new(&display, 0, None),
+                format!("cannot read input file: {why}"),
+            )
+            .into());
         }
         let output = Command::new(&opts.cpp)
             .args(opts.cpp_args())
@@ -145,6 +152,21 @@ impl SourceUnit {
                     .take_while(|c| !c.is_whitespace())
                     .take(20)
                     .collect();
+                // gcc -E writes a non-ASCII letter of an identifier as a universal character
+                // name (`größe` as `gr\U000000f6\U000000dfe`), which lang-c does not read.
+                let non_ascii = token.starts_with("\\u")
+                    || token.starts_with("\\U")
+                    || token.chars().next().is_some_and(|c| !c.is_ascii());
+                if non_ascii {
+                    return Err(Diagnostic::new(
+                        loc,
+                        format!("an identifier with a non-ASCII letter (`{token}` after preprocessing)"),
+                    )
+                    .with_note(
+                        "polyc's C parser reads identifiers of ASCII letters, digits and `_` only; rename it",
+                    )
+                    .into());
+                }
                 Err(Diagnostic::new(loc, format!("syntax error at `{token}`"))
                     .with_note(format!("expected one of: {}", expected.join(" ")))
                     .into())

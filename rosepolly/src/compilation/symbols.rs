@@ -169,6 +169,22 @@ impl Scope {
                 }
             }
         }
+        // A K&R definition declares its parameters between the declarator and the body.
+        for d in &f.node.declarations {
+            for decl in &d.node.declarators {
+                if let Some(s) = symbol(
+                    src,
+                    &conv,
+                    &typedefs,
+                    &d.node.specifiers,
+                    &decl.node.declarator.node,
+                    Storage::Parameter,
+                    true,
+                ) {
+                    scope.insert(s);
+                }
+            }
+        }
         collect_locals(src, &conv, &typedefs, &f.node.statement, at, &mut scope);
         scope.typedefs = typedefs;
         scope
