@@ -225,7 +225,7 @@ pub(crate) fn expanded_arrays(data: &ScopData) -> (String, String) {
             bytes.join(" * "),
             elem = d.elem
         );
-        let _ = writeln!(free, "free({name});");
+        let _ = writeln!(free, "polyc_free({name});");
     }
     (alloc, free)
 }
