@@ -656,6 +656,23 @@ impl TileGroup {
 mod tests {
     use super::*;
 
+    #[test]
+    fn density_is_the_share_of_the_box_a_domain_fills() {
+        let ctx = Ctx::new();
+        let d = |text: &str| density(&Set::parse(&ctx, text).unwrap());
+        assert_eq!(d("[n] -> { S[i, j] : 0 <= i < n and 0 <= j < n }"), 1.0);
+        // A triangle of 64 * 65 / 2 points in a 64 x 64 box.
+        let tri = d("[n] -> { S[i, j] : 0 <= j <= i < n }");
+        assert!((tri - 65.0 / 128.0).abs() < 1e-12, "{tri}");
+        // ludcmp's tetrahedron `k < j < i < n` fills about a sixth of its box: at n = 64,
+        // C(64, 3) points in the box 62 x 62 x 62 of the iterators' ranges.
+        let tet = d("[n] -> { S[i, j, k] : 0 <= k < j < i < n }");
+        assert!((tet - 41664.0 / 238328.0).abs() < 1e-12, "{tet}");
+        // No point at the sample value: counted as a full box.
+        assert_eq!(d("[n] -> { S[i] : n < 0 and 0 <= i }"), 1.0);
+        assert_eq!(d("{ S[] }"), 1.0);
+    }
+
     fn group(dims: Vec<DimBounds>) -> TileGroup {
         TileGroup {
             prefix: vec![],

@@ -55,23 +55,25 @@ pub(crate) fn expand_scalars<'c>(
             let name = fresh_name(scop, &scalar, &mut serial, taken);
             rewrite(ctx, scop, &scalar, &name, &web, &plan);
         }
-        let kinds: BTreeSet<AccessKind> = scop
-            .statements
-            .iter()
-            .flat_map(|s| s.accesses.iter())
-            .filter(|a| a.datum == scalar)
-            .map(|a| a.kind)
-            .collect();
-        match scop.symbols.data.get_mut(&scalar) {
-            Some(_) if kinds.is_empty() => {
-                scop.symbols.data.remove(&scalar);
-            }
-            Some(d) => {
-                d.read = kinds.contains(&AccessKind::Read);
-                d.written = kinds.contains(&AccessKind::Write);
-            }
-            None => {}
-        }
+        refresh(scop, &scalar);
+    }
+}
+
+/// The scalar's entry after some of its webs went to arrays: gone when none is left, its read
+/// and written flags those of the accesses that are.
+fn refresh(scop: &mut Scop, scalar: &str) {
+    let kinds: BTreeSet<AccessKind> = scop
+        .statements
+        .iter()
+        .flat_map(|s| s.accesses.iter())
+        .filter(|a| a.datum == scalar)
+        .map(|a| a.kind)
+        .collect();
+    if kinds.is_empty() {
+        scop.symbols.data.remove(scalar);
+    } else if let Some(d) = scop.symbols.data.get_mut(scalar) {
+        d.read = kinds.contains(&AccessKind::Read);
+        d.written = kinds.contains(&AccessKind::Write);
     }
 }
 

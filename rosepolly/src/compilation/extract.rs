@@ -367,6 +367,11 @@ impl Extractor<'_> {
                 sym.written_type
             )));
         }
+        if sym.volatile {
+            return Err(err(format!(
+                "`{name}` is volatile: its accesses must happen as written, and a SCoP's run in another order"
+            )));
+        }
         if self.is_iterator_somewhere(name) {
             return Err(err(format!(
                 "statement uses the loop iterator `{name}` outside its loop"

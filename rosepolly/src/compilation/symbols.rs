@@ -36,6 +36,8 @@ pub struct Symbol {
     pub extents: Vec<Extent>,
     pub storage: Storage,
     pub loc: Loc,
+    /// Declared `volatile`: its accesses are behaviour, which a SCoP would reorder.
+    pub volatile: bool,
 }
 
 impl Symbol {
@@ -374,6 +376,12 @@ fn symbol(
     if is_parameter && is_pointer && extents.first() != Some(&Extent::Unknown) {
         extents.insert(0, Extent::Unknown);
     }
+    let volatile = specifiers.iter().any(|s| {
+        matches!(
+            &s.node,
+            DeclarationSpecifier::TypeQualifier(q) if q.node == ast::TypeQualifier::Volatile
+        )
+    });
     Some(Symbol {
         name,
         elem_type,
@@ -381,6 +389,7 @@ fn symbol(
         extents,
         storage,
         loc: src.span_loc(d.kind.span),
+        volatile,
     })
 }
 
