@@ -118,7 +118,18 @@ fn scalars_with_values_across_iterations_or_after_the_scop_stay() {
     };
     let first = expanded(&scops[0]);
     let scalars: BTreeSet<&str> = first.iter().map(|(s, _)| s.as_str()).collect();
-    assert_eq!(scalars, BTreeSet::from(["neg", "s", "t", "u"]), "{first:?}");
+    assert_eq!(
+        scalars,
+        BTreeSet::from(["neg", "s", "t", "u", "v"]),
+        "{first:?}"
+    );
+    // `v` lives in one iteration of three loops: expanded over two.
+    let v = first
+        .iter()
+        .find(|(s, _)| s == "v")
+        .map(|(_, a)| a)
+        .unwrap();
+    assert_eq!(scops[0].symbols.get(v).unwrap().extents.len(), 2);
     assert_eq!(
         first.iter().filter(|(s, _)| s == "t").count(),
         2,

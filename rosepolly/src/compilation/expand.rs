@@ -27,6 +27,11 @@ use crate::model::affine::Affine;
 use crate::model::expr::{BinaryOp, Expr};
 use crate::model::{AccessKind, Datum, Scop, Storage};
 
+/// The most loops a scalar is expanded over. Each one multiplies the memory: a temporary of a
+/// 3-deep nest expanded over all three takes as much as a 3-D array, where two already free the
+/// outer loops, which are the ones tiles and threads use (no suite kernel needs more).
+const MAX_DIMS: usize = 2;
+
 /// The multiple of elements the rows of an expanded array are padded to.
 const ROW_MULTIPLE: i64 = 16;
 
@@ -164,7 +169,7 @@ fn plan<'c>(ctx: &'c Ctx, scop: &Scop<'c>, web: &Web<'c>) -> Option<Plan> {
     let shared = (0..)
         .take_while(|&d| loops.iter().all(|l| d < l.len() && l[d] == loops[0][d]))
         .count();
-    let within = (0..shared)
+    let within = (0..shared.min(MAX_DIMS))
         .take_while(|&k| web.flow.iter().all(|m| same_iteration(m, k)))
         .count();
     if within == 0 {

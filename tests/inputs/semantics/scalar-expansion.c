@@ -5,15 +5,17 @@
    - `carried` keeps its value across iterations of `i` (a true dependence), and its first read
      sees the value from before the loop: not expanded;
    - `after` is read after the SCoP, so the SCoP's last value must stay in it: not expanded;
-   - `neg` sits in a loop from -3: expanded, its elements offset by 3. */
+   - `neg` sits in a loop from -3: expanded, its elements offset by 3;
+   - `v` lives in one iteration of three loops: expanded over the outer two only (an array as
+     large as the iteration space would cost as much memory as a 3-D array). */
 #include <stdio.h>
 
 #define N 24
-double A[N][N], B[N][N], x[N], y[N], z[N];
+double A[N][N], B[N][N], x[N], y[N], z[N], C3[8][8][8];
 
 void kernels(int n, double u) {
   int i, j, k;
-  double t, s, carried, neg;
+  double t, s, carried, neg, v;
 #pragma scop
   for (i = 0; i < n; i++)
     for (j = 0; j < n; j++) {
@@ -48,6 +50,12 @@ void kernels(int n, double u) {
       neg = A[i + 3][j] * 2.0;
       A[i + 3][j] = neg + B[j][i + 3];
     }
+  for (i = 0; i < 8; i++)
+    for (j = 0; j < 8; j++)
+      for (k = 0; k < 8; k++) {
+        v = C3[i][j][k] * 2.0 + A[i][j];
+        C3[i][j][k] = v + C3[j][i][k];
+      }
 #pragma endscop
 }
 
@@ -74,6 +82,10 @@ int main(void) {
       B[i][j] = (double)((i + 2 * j) % 5) / 5.0;
     }
   }
+  for (int i = 0; i < 8; i++)
+    for (int j = 0; j < 8; j++)
+      for (int k = 0; k < 8; k++)
+        C3[i][j][k] = (double)((i + j * k) % 9) / 9.0;
   kernels(N, 2.0);
   double last = after_kernel(N);
   printf("last %.6f\n", last);
@@ -83,5 +95,7 @@ int main(void) {
       printf(" %.6f %.6f", A[i][j], B[i][j]);
     printf("\n");
   }
+  for (int i = 0; i < 8; i++)
+    printf("%.6f %.6f\n", C3[i][i][i], C3[i][7 - i][3]);
   return 0;
 }
