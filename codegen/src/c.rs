@@ -217,6 +217,34 @@ static inline __attribute__((unused)) int polyc_tiles_pay(double points, double 
     )
 }
 
+/// The declarations and allocations of the arrays polyc made from scalars, and their release.
+/// They are flat (`ScopData::flat_expanded`): C++ (the CUDA target's host code) has no
+/// pointers to rows of run-time length.
+pub fn expanded_arrays(data: &ScopData) -> (String, String) {
+    let (mut alloc, mut free) = (String::new(), String::new());
+    for d in data.expanded() {
+        let bytes: Vec<String> = d
+            .extents
+            .iter()
+            .map(|e| {
+                format!(
+                    "(size_t)(long)({})",
+                    e.as_ref().expect("expanded arrays have extents")
+                )
+            })
+            .collect();
+        let name = crate::names::user(&d.name);
+        let _ = writeln!(
+            alloc,
+            "{elem} *{name} = ({elem} *)polyc_alloc({} * sizeof({elem}));",
+            bytes.join(" * "),
+            elem = d.elem
+        );
+        let _ = writeln!(free, "polyc_free({name});");
+    }
+    (alloc, free)
+}
+
 /// How to print.
 #[derive(Debug, Clone)]
 pub struct COptions {

@@ -15,7 +15,7 @@
 
 use std::fmt::Write;
 
-use rosepolly::analysis::footprint::{self, dim_hull};
+use rosepolly::analysis::footprint::{self, hull_bounds};
 use rosepolly::math::isl::{Ctx, DimType, Set};
 use rosepolly::model::Scop;
 
@@ -71,25 +71,21 @@ fn box_bounds(scop: &Scop, set: &Set) -> BoxBounds {
     let mut guard = Vec::new();
     let dims = (0..set.dim(DimType::Set))
         .map(|k| {
-            let (eqs, ineqs) = dim_hull(set, k).constraint_rows();
-            let rows = eqs
+            let b = hull_bounds(set, k);
+            let lower: Vec<String> = b
+                .lower
                 .iter()
-                .flat_map(|r| [r.clone(), r.iter().map(|x| -x).collect()])
-                .chain(ineqs);
-            let (mut lower, mut upper) = (Vec::new(), Vec::new());
-            for r in rows {
-                let (a, coeffs, c) = (r[params.len()], &r[..params.len()], r[r.len() - 1]);
-                // a·x + coeffs·params + c >= 0.
-                if a > 0 {
-                    let neg: Vec<i64> = coeffs.iter().map(|x| -x).collect();
-                    lower.push(floor_div(&params, &neg, -c, a, true));
-                } else if a < 0 {
-                    upper.push(floor_div(&params, coeffs, c, -a, false));
-                } else {
-                    let cond = format!("{} >= 0", c_linear(&params, coeffs, c));
-                    if !guard.contains(&cond) {
-                        guard.push(cond);
-                    }
+                .map(|(coeffs, c, d)| floor_div(&params, coeffs, *c, *d, true))
+                .collect();
+            let upper: Vec<String> = b
+                .upper
+                .iter()
+                .map(|(coeffs, c, d)| floor_div(&params, coeffs, *c, *d, false))
+                .collect();
+            for (coeffs, c) in &b.params_only {
+                let cond = format!("{} >= 0", c_linear(&params, coeffs, *c));
+                if !guard.contains(&cond) {
+                    guard.push(cond);
                 }
             }
             (

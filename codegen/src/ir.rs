@@ -198,9 +198,10 @@ impl ScopData {
         let mut out = self.clone();
         for st in &mut out.statements {
             st.body = st.body.map(&mut |e| match e {
-                Expr::Index { array, .. } if self.scalar_of(&array).is_some() => {
-                    Expr::Var(self.scalar_of(&array).expect("checked").to_string())
-                }
+                Expr::Index { array, subscripts } => match self.scalar_of(&array) {
+                    Some(scalar) => Expr::Var(scalar.to_string()),
+                    None => Expr::Index { array, subscripts },
+                },
                 other => other,
             });
         }

@@ -56,7 +56,7 @@ impl HostDialect for OpenMp<'_> {
     }
 
     fn setup(&self) -> (String, String) {
-        expanded_arrays(&self.ir.data)
+        c::expanded_arrays(&self.ir.data)
     }
 
     /// Small problems run the original order instead of the tiles.
@@ -200,34 +200,6 @@ impl OpenMp<'_> {
         );
         out
     }
-}
-
-/// The declarations and allocations of the arrays polyc made from scalars, and their release.
-/// They are flat (`ScopData::flat_expanded`): C++ (the CUDA target's host code) has no
-/// pointers to rows of run-time length.
-pub(crate) fn expanded_arrays(data: &ScopData) -> (String, String) {
-    let (mut alloc, mut free) = (String::new(), String::new());
-    for d in data.expanded() {
-        let bytes: Vec<String> = d
-            .extents
-            .iter()
-            .map(|e| {
-                format!(
-                    "(size_t)(long)({})",
-                    e.as_ref().expect("expanded arrays have extents")
-                )
-            })
-            .collect();
-        let name = crate::names::user(&d.name);
-        let _ = writeln!(
-            alloc,
-            "{elem} *{name} = ({elem} *)polyc_alloc({} * sizeof({elem}));",
-            bytes.join(" * "),
-            elem = d.elem
-        );
-        let _ = writeln!(free, "polyc_free({name});");
-    }
-    (alloc, free)
 }
 
 /// C code computing `polyc_bytes`, the bytes of the SCoP's arrays whose extents are known.

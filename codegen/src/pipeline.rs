@@ -102,7 +102,7 @@ impl ScopJob<'_, '_> {
             clauses: "",
         };
         let data = ScopData::of(scop).flat_expanded();
-        let (alloc, free) = crate::openmp::expanded_arrays(&data);
+        let (alloc, free) = c::expanded_arrays(&data);
         let body = format!(
             "{}{}{}",
             indent(&alloc, 2),

@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use crate::math::isl::{Ctx, Dataflow, Map as IslMap, Set as IslSet, UnionMap};
+use crate::math::isl::{Ctx, Dataflow, FlowResult, Map as IslMap, Set as IslSet, UnionMap};
 use crate::math::Relation;
 use crate::model::{AccessKind, DepKind, Dependence, Scop};
 
@@ -101,15 +101,8 @@ fn analyze<'c>(ctx: &'c Ctx, scop: &Scop<'c>, direct: bool) -> Vec<Dependence<'c
 /// write of its element in the original order): what the device needs from the host. `None`
 /// when there are none.
 pub fn live_in<'c>(ctx: &'c Ctx, scop: &Scop<'c>, datum: &str) -> Option<IslSet<'c>> {
-    let unwritten = Dataflow {
-        sink: accesses(ctx, scop, datum, AccessKind::Read),
-        must_source: accesses(ctx, scop, datum, AccessKind::Write),
-        may_source: UnionMap::empty(ctx),
-        schedule: original_order(ctx, scop, false),
-    }
-    .compute()
-    .must_no_source;
-    unwritten
+    read_flow(ctx, scop, datum)
+        .must_no_source
         .maps()
         .into_iter()
         .map(|m| m.range())
@@ -126,13 +119,7 @@ pub fn value_flow<'c>(
     scop: &Scop<'c>,
     datum: &str,
 ) -> (Vec<IslMap<'c>>, Vec<String>) {
-    let flow = Dataflow {
-        sink: accesses(ctx, scop, datum, AccessKind::Read),
-        must_source: accesses(ctx, scop, datum, AccessKind::Write),
-        may_source: UnionMap::empty(ctx),
-        schedule: original_order(ctx, scop, false),
-    }
-    .compute();
+    let flow = read_flow(ctx, scop, datum);
     let pairs = flow
         .must_dependence
         .maps()
@@ -147,6 +134,17 @@ pub fn value_flow<'c>(
         .filter_map(|m| m.in_tuple_name())
         .collect();
     (pairs, unreached)
+}
+
+/// isl's dataflow analysis of `datum`'s reads against its writes, in the original order.
+fn read_flow<'c>(ctx: &'c Ctx, scop: &Scop<'c>, datum: &str) -> FlowResult<'c> {
+    Dataflow {
+        sink: accesses(ctx, scop, datum, AccessKind::Read),
+        must_source: accesses(ctx, scop, datum, AccessKind::Write),
+        may_source: UnionMap::empty(ctx),
+        schedule: original_order(ctx, scop, false),
+    }
+    .compute()
 }
 
 /// Every access of `kind` to `datum`: statement instance → element.

@@ -49,6 +49,44 @@ pub fn dim_hull<'c>(set: &Set<'c>, k: usize) -> BasicSet<'c> {
         .convex_hull()
 }
 
+/// The bounds of dimension `k` of `set` that its [`dim_hull`] gives, in the parameters (in the
+/// set's order): each `(coeffs, constant, divisor)` stands for `(coeffs·params + constant) /
+/// divisor`, with `divisor > 0`, rounded up for a lower bound and down for an upper one.
+/// Constraints on the parameters alone come as `(coeffs, constant)`: `coeffs·params + constant
+/// >= 0`.
+pub struct HullBounds {
+    pub lower: Vec<(Vec<i64>, i64, i64)>,
+    pub upper: Vec<(Vec<i64>, i64, i64)>,
+    pub params_only: Vec<(Vec<i64>, i64)>,
+}
+
+/// [`HullBounds`] of dimension `k` of `set`.
+pub fn hull_bounds(set: &Set, k: usize) -> HullBounds {
+    let np = set.dim(DimType::Param);
+    let (eqs, ineqs) = dim_hull(set, k).constraint_rows();
+    let rows = eqs
+        .iter()
+        .flat_map(|r| [r.clone(), r.iter().map(|x| -x).collect()])
+        .chain(ineqs);
+    let mut b = HullBounds {
+        lower: Vec::new(),
+        upper: Vec::new(),
+        params_only: Vec::new(),
+    };
+    for r in rows {
+        // a·x + coeffs·params + c >= 0.
+        let (a, coeffs, c) = (r[np], &r[..np], r[r.len() - 1]);
+        if a > 0 {
+            b.lower.push((coeffs.iter().map(|x| -x).collect(), -c, a));
+        } else if a < 0 {
+            b.upper.push((coeffs.to_vec(), c, -a));
+        } else {
+            b.params_only.push((coeffs.to_vec(), c));
+        }
+    }
+    b
+}
+
 /// Whether `set` holds every point of the box its [`dim_hull`]s describe.
 pub fn is_box(set: &Set) -> bool {
     let d = set.dim(DimType::Set);

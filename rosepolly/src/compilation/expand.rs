@@ -20,7 +20,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::analysis::deps;
-use crate::analysis::footprint::dim_hull;
+use crate::analysis::footprint::hull_bounds;
 use crate::math::isl::{Ctx, DimType, Map, Set};
 use crate::math::{Domain, Relation};
 use crate::model::affine::Affine;
@@ -236,8 +236,7 @@ fn extent<'c>(ctx: &'c Ctx, scop: &Scop<'c>, points: &Set<'c>, k: usize) -> Opti
         &format!("{{ polyc_iteration[{}] : v{k} < 0 }}", vars.join(", ")),
     )
     .expect("generated set parses");
-    let hull = dim_hull(points, k);
-    let params: Vec<Option<String>> = (0..hull.dim(DimType::Param))
+    let params: Vec<Option<String>> = (0..points.dim(DimType::Param))
         .map(|i| {
             let isl = points.dim_name(DimType::Param, i)?;
             scop.params
@@ -246,38 +245,32 @@ fn extent<'c>(ctx: &'c Ctx, scop: &Scop<'c>, points: &Set<'c>, k: usize) -> Opti
                 .cloned()
         })
         .collect();
-    let np = params.len();
-    let (eqs, ineqs) = hull.constraint_rows();
-    // Each row reads `coeffs·params + a·x + c >= 0`.
-    let rows: Vec<Vec<i64>> = eqs
-        .iter()
-        .flat_map(|r| [r.clone(), r.iter().map(|x| -x).collect()])
-        .chain(ineqs)
-        .filter(|r| r.len() == np + 2)
-        .collect();
+    let bounds = hull_bounds(points, k);
     let offset = if points.clone().intersect(negative).is_empty() {
         0
     } else {
-        // A constant lower bound `x >= ceil(-c / a)`, the greatest of them.
-        rows.iter()
-            .filter(|r| r[np] > 0 && r[..np].iter().all(|&c| c == 0))
-            .map(|r| -(r[np + 1].div_euclid(r[np])))
+        // The greatest constant lower bound `ceil(c / d)`.
+        bounds
+            .lower
+            .iter()
+            .filter(|(coeffs, _, _)| coeffs.iter().all(|&x| x == 0))
+            .map(|(_, c, d)| -(-c).div_euclid(*d))
             .max()?
     };
-    // With `a < 0`: `x <= floor((coeffs·params + c) / -a)`.
-    let uppers: Vec<Affine> = rows
+    // Upper bounds `floor((coeffs·params + c) / d)`, less the offset, plus one.
+    let uppers: Vec<Affine> = bounds
+        .upper
         .iter()
-        .filter(|r| r[np] < 0)
-        .map(|r| {
-            let mut sum = Affine::Const(r[np + 1]);
-            for (c, p) in r[..np].iter().zip(&params) {
-                if *c != 0 {
+        .map(|(coeffs, c, d)| {
+            let mut sum = Affine::Const(*c);
+            for (x, p) in coeffs.iter().zip(&params) {
+                if *x != 0 {
                     let p = p.clone()?;
-                    sum = Affine::plus(sum, Affine::Mul(*c, Box::new(Affine::var(p))));
+                    sum = Affine::plus(sum, Affine::Mul(*x, Box::new(Affine::var(p))));
                 }
             }
             Some(Affine::plus(
-                Affine::floor_div(sum, -r[np]),
+                Affine::floor_div(sum, *d),
                 Affine::Const(1 - offset),
             ))
         })
