@@ -4,21 +4,17 @@
 
 use crate::config::{
     DEFAULT_TILE_SIZE, MAX_SCOP_NUMBER, MAX_TILE_SIZE, MAX_TILE_SIZES, MAX_TILE_SIZE_LISTS,
-    MIN_POINTS_EXPECTED, SIZES_FROM_DEFAULT, SIZES_FROM_ENV, SWITCH_EXPECTED, TILE_SIZES_EXPECTED,
+    MIN_POINTS_EXPECTED, SWITCH_EXPECTED, TILE_SIZES_EXPECTED,
 };
 use crate::C_TARGET_FNS;
 
-/// C definitions of `polyc_profile()`, `polyc_trace()`, `polyc_tile_size(scop, k)`,
-/// `polyc_sizes_from(scop)` and `polyc_min_points()`; each reads its variable once and ends the program with a message and
+/// C definitions of `polyc_profile()`, `polyc_trace()`, `polyc_ts_list(scop)` and
+/// `polyc_env_tile_size(scop, k)` (the sizes `POLYC_TILE_SIZES` gives; the size functions proper,
+/// which consult the tuning file first, are [`crate::c_tuning`]'s) and `polyc_min_points()`; each reads its variable once and ends the program with a message and
 /// exit status 1 when the value is malformed. Needs `<errno.h>`, `<stdio.h>`, `<stdlib.h>`
 /// and `<string.h>`.
 pub fn definitions() -> String {
-    let (tile_size, sizes_from, profile, trace) = (
-        C_TARGET_FNS.tile_size,
-        C_TARGET_FNS.sizes_from,
-        C_TARGET_FNS.profile,
-        C_TARGET_FNS.trace,
-    );
+    let (profile, trace) = (C_TARGET_FNS.profile, C_TARGET_FNS.trace);
     format!(
         r#"/* A switch variable: unset, empty or 0 is off, 1 is on; anything else is an error. */
 static inline __attribute__((unused)) int polyc_switch(const char *name, int *cache) {{
@@ -95,13 +91,12 @@ static inline __attribute__((unused)) int polyc_ts_list(int scop) {{
   }}
   return all;
 }}
-static inline __attribute__((unused)) long {tile_size}(int scop, int k) {{
+/* The size of SCoP `scop`'s tiled dimension `k` by POLYC_TILE_SIZES (or the default); the
+   tuning file's entries come first ([`crate::c_tuning`]). */
+static inline __attribute__((unused)) long polyc_env_tile_size(int scop, int k) {{
   const int e = polyc_ts_list(scop);
   if (e < 0) return {DEFAULT_TILE_SIZE};
   return polyc_ts_val[e][k < polyc_ts_len[e] ? k : polyc_ts_len[e] - 1];
-}}
-static inline __attribute__((unused)) const char *{sizes_from}(int scop) {{
-  return polyc_ts_list(scop) < 0 ? "{SIZES_FROM_DEFAULT}" : "{SIZES_FROM_ENV}";
 }}
 /* POLYC_MIN_POINTS: SCoPs whose tiled bands span fewer points run untiled, in their original
    order (tiles and threads do not pay there); 0: always tile. Unset or empty: -1, the generated

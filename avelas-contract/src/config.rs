@@ -128,7 +128,7 @@ impl Config {
     }
 
     /// The list that applies to SCoP `scop`: its own, else the one for every SCoP.
-    fn sizes_of(&self, scop: usize) -> Option<&[i64]> {
+    pub fn sizes_of(&self, scop: usize) -> Option<&[i64]> {
         let find = |key: Option<usize>| {
             self.tile_sizes
                 .iter()

@@ -21,6 +21,7 @@ use crate::tile_bucket::TileBucket;
 use crate::RtError;
 
 use avelas_contract::kernel_args as arg;
+use avelas_contract::tuning::{self, Entry, Tuned, TuningFile};
 
 fn fail(e: impl std::fmt::Display) -> ! {
     eprintln!("polyc: {e}");
@@ -43,17 +44,106 @@ fn guard<T>(what: &str, f: impl FnOnce() -> Result<T, RtError>) -> T {
 
 // ---- configuration ----
 
+/// The tuning file, read on first use: `POLYC_TUNING`, else beside the executable (none there:
+/// empty).
+fn tuning() -> &'static TuningFile {
+    static TUNING: OnceLock<TuningFile> = OnceLock::new();
+    TUNING.get_or_init(|| {
+        let named = std::env::var_os(tuning::VARIABLE).filter(|v| !v.is_empty());
+        let path = match &named {
+            Some(p) => std::path::PathBuf::from(p),
+            None => match std::env::current_exe() {
+                Ok(exe) => {
+                    let mut p = exe.into_os_string();
+                    p.push(tuning::SUFFIX);
+                    p.into()
+                }
+                Err(_) => return TuningFile::default(),
+            },
+        };
+        let text = match std::fs::read(&path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) if named.is_none() && e.kind() == std::io::ErrorKind::NotFound => {
+                return TuningFile::default()
+            }
+            Err(e) => fail(format!(
+                "cannot read the tuning file {}: {e}",
+                path.display()
+            )),
+        };
+        TuningFile::parse(&text)
+            .unwrap_or_else(|e| fail(format!("tuning file {}: {e}", path.display())))
+    })
+}
+
+/// The entry of the tuning file for SCoP `scop`, or -1 (avelas.h).
+///
+/// # Safety
+/// `key` and `params` are NUL-terminated.
 #[no_mangle]
-pub extern "C" fn avelas_tile_size(scop: c_int, k: c_int) -> c_long {
+pub unsafe extern "C" fn avelas_tuning(
+    scop: c_int,
+    key: *const c_char,
+    params: *const c_char,
+) -> c_int {
+    let (key, params) = (text(key), text(params));
+    let device = if key.ends_with(" target=cuda") {
+        cuda().name.clone()
+    } else {
+        cl().rt.name.clone()
+    };
+    let full = format!("{key} device={} params={params}", tuning::word(&device));
+    if config().profile {
+        eprintln!("polyc-key: {full}");
+    }
+    if config().sizes_of(scop.max(0) as usize).is_some() {
+        return -1;
+    }
+    let t = tuning();
+    t.entries
+        .iter()
+        .position(|e| e.key == full)
+        .map_or(-1, |i| i as c_int)
+}
+
+/// The tuning file's entry `tuned`, if any.
+fn entry(tuned: c_int) -> Option<&'static Entry> {
+    usize::try_from(tuned)
+        .ok()
+        .and_then(|i| tuning().entries.get(i))
+}
+
+#[no_mangle]
+pub extern "C" fn avelas_tile_size(scop: c_int, tuned: c_int, k: c_int) -> c_long {
+    if let Some(Entry {
+        tuned: Tuned::Sizes(s),
+        ..
+    }) = entry(tuned)
+    {
+        return s[(k.max(0) as usize).min(s.len() - 1)] as c_long;
+    }
     config().tile_size(scop.max(0) as usize, k.max(0) as usize) as c_long
 }
 
-/// `"env"` or `"default"`, a static NUL-terminated string.
+/// `"tuned"`, `"env"` or `"default"`, a static NUL-terminated string.
 #[no_mangle]
-pub extern "C" fn avelas_sizes_from(scop: c_int) -> *const c_char {
+pub extern "C" fn avelas_sizes_from(scop: c_int, tuned: c_int) -> *const c_char {
+    if entry(tuned).is_some() {
+        return c"tuned".as_ptr();
+    }
     match config().sizes_from(scop.max(0) as usize) {
         avelas_contract::config::SIZES_FROM_ENV => c"env".as_ptr(),
         _ => c"default".as_ptr(),
+    }
+}
+
+/// The local-memory window: `POLYC_LOCAL_MEM`'s (already in `window`), else the entry's, else
+/// `window`.
+#[no_mangle]
+pub extern "C" fn avelas_tuned_window(tuned: c_int, window: c_long) -> c_long {
+    match (config().local_mem, entry(tuned).and_then(|e| e.local_mem)) {
+        (None, Some(l)) => l.min(c_long::MAX as u64) as c_long,
+        _ => window,
     }
 }
 

@@ -57,6 +57,7 @@ pub fn report(
                 scop,
                 schedule: &schedule,
                 prefix: "c",
+                program: "",
                 opts,
             };
             let (ir, params) = job.gpu_ir();

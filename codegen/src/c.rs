@@ -77,9 +77,10 @@ static inline __attribute__((unused)) double polyc_now(void) {{
 /// avelas-rt).
 pub fn runtime() -> String {
     format!(
-        "{}#ifndef POLYC_RUNTIME\n#define POLYC_RUNTIME\n#include <errno.h>\n{}{}#endif\n",
+        "{}#ifndef POLYC_RUNTIME\n#define POLYC_RUNTIME\n#include <errno.h>\n{}{}{}#endif\n",
         host_support(false),
         avelas_contract::c_config::definitions(),
+        avelas_contract::c_tuning::definitions(),
         cost_model()
     )
 }
@@ -101,7 +102,7 @@ pub const WARM_POINTS: i64 = 1 << 22;
 /// 1.1-2.5x slower than one thread, about 7,700 at LARGE 1.7x faster.
 pub const STEP_POINTS: i64 = 4096;
 
-/// The C of the decision [`COLD_POINTS`] describes: `polyc_tiles_pay(points, bytes)`.
+/// The C of the decision [`COLD_POINTS`] describes: `polyc_tiles_pay(points, bytes, tuned)`.
 fn cost_model() -> String {
     format!(
         r#"#ifdef _OPENMP
@@ -194,12 +195,19 @@ static inline __attribute__((unused)) int polyc_usable_threads(void) {{
   return threads;
 }}
 /* Whether a SCoP of `points` statement instances over `bytes` of arrays runs tiled, and on how
-   many threads (`polyc_threads`). */
-static inline __attribute__((unused)) int polyc_tiles_pay(double points, double bytes) {{
+   many threads (`polyc_threads`): as POLYC_MIN_POINTS says, else as the tuning file's entry
+   `tuned` says, else as the cost model estimates. */
+static inline __attribute__((unused)) int polyc_tiles_pay(double points, double bytes, int tuned) {{
   const long min = polyc_min_points();
   if (min >= 0) {{
     polyc_threads = polyc_omp_threads();
     return points >= (double)min;
+  }}
+  if (tuned >= 0) {{
+    if (polyc_tuned_untiled(tuned)) return 0;
+    polyc_threads = polyc_usable_threads();
+    polyc_threads_started = 1;
+    return 1;
   }}
   /* Below the smallest threshold nothing more is asked (the system calls below cost tens of
      microseconds, as much as a small kernel). */

@@ -82,6 +82,10 @@ pub fn compile(
         )));
     }
     let prefix = iterator_prefix(src);
+    let program = src
+        .path
+        .file_name()
+        .map_or_else(|| main.clone(), |n| n.to_string_lossy().into_owned());
     let namespace = Namespace::choose(src);
     if let (Some(_), Some(clash)) = (gpu, names::runtime_conflict(src)) {
         return Err(Diagnostics::one(clash));
@@ -130,6 +134,7 @@ pub fn compile(
             scop,
             schedule: &schedule,
             prefix: &prefix,
+            program: &program,
             opts,
         };
         let code = match gpu {

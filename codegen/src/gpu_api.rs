@@ -26,6 +26,8 @@ pub struct Transfer<'a> {
 pub trait GpuApi {
     /// Open the device (once per process), before the SCoP's clock starts.
     fn open(&self) -> &'static str;
+    /// The target's name in tuning keys.
+    fn target(&self) -> &'static str;
     /// Made before the transfers, undone after them (timing events).
     fn events(&self) -> (String, String) {
         (String::new(), String::new())
@@ -68,6 +70,10 @@ struct OpenCl;
 struct Cuda;
 
 impl GpuApi for OpenCl {
+    fn target(&self) -> &'static str {
+        "opencl"
+    }
+
     fn open(&self) -> &'static str {
         "  void *polyc_cl = avelas_cl_open();\n"
     }
@@ -169,6 +175,10 @@ impl GpuApi for OpenCl {
 }
 
 impl GpuApi for Cuda {
+    fn target(&self) -> &'static str {
+        "cuda"
+    }
+
     fn open(&self) -> &'static str {
         "  avelas_cuda_open();\n"
     }

@@ -68,8 +68,8 @@ impl<'a> GpuHost<'a> {
     }
 
     /// The C block that replaces the SCoP.
-    pub fn print(&self) -> String {
-        host_printer::print(self, self.ir)
+    pub fn print(&self, program: &str) -> String {
+        host_printer::print(self, self.ir, program)
     }
 
     /// Allocation and copy-in of one array or written scalar, and its copy-out and release.
@@ -220,7 +220,11 @@ impl<'a> GpuHost<'a> {
             }
         };
         let _ = writeln!(s, "{{");
-        let _ = writeln!(s, "  polyc_local_window = {};", self.api.window());
+        let _ = writeln!(
+            s,
+            "  polyc_local_window = avelas_tuned_window(polyc_tuned, {});",
+            self.api.window()
+        );
         let _ = writeln!(
             s,
             "  avelas_buffer_bucket *polyc_bb = avelas_buffer_bucket_alloc(polyc_local_window);"
@@ -323,6 +327,10 @@ impl<'a> GpuHost<'a> {
 impl HostDialect for GpuHost<'_> {
     fn config(&self) -> ConfigFns {
         AVELAS_FNS
+    }
+
+    fn target(&self) -> &'static str {
+        self.api.target()
     }
 
     fn open(&self) -> String {

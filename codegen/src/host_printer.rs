@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use avelas_contract::ConfigFns;
+use avelas_contract::{tuning, ConfigFns};
 use rosepolly::model::expr::Expr;
 
 use crate::c::{self, COptions};
@@ -17,6 +17,8 @@ use crate::names::user;
 pub trait HostDialect {
     /// The functions that read the run-time configuration.
     fn config(&self) -> ConfigFns;
+    /// The target's name in tuning keys (`c`, `opencl`, `cuda`).
+    fn target(&self) -> &'static str;
     /// Tile sizes fixed at compile time (`--fixed-tile-sizes`), if any.
     fn fixed_sizes(&self) -> Option<&[i64]> {
         None
@@ -45,11 +47,21 @@ pub trait HostDialect {
     fn profile(&self) -> Vec<(&'static str, String)>;
 }
 
-/// The C block that replaces a lowered SCoP, for the target `d` describes.
-pub fn print(d: &impl HostDialect, ir: &ScopIr) -> String {
+/// Stands for the SCoP's fingerprint in its tuning key until the block is printed.
+const FINGERPRINT: &str = "@polyc-fingerprint@";
+
+/// The C block that replaces a lowered SCoP of the source file `program`, for the target `d`
+/// describes.
+pub fn print(d: &impl HostDialect, ir: &ScopIr, program: &str) -> String {
     let config = d.config();
     let mut out = d.open();
-    out.push_str(&prologue(ir, d.fixed_sizes(), &config));
+    let key = tuning::key(program, ir.id, FINGERPRINT, d.target(), "", "");
+    let key = key
+        .split(" device=")
+        .next()
+        .expect("a key has a device field")
+        .to_string();
+    out.push_str(&prologue(ir, d.fixed_sizes(), &config, &key));
     let (setup, teardown) = d.setup();
     out.push_str(&indent(&setup, 2));
     let host = COptions {
@@ -65,14 +77,17 @@ pub fn print(d: &impl HostDialect, ir: &ScopIr) -> String {
     out.push_str(&indent(&teardown, 2));
     let from = match d.fixed_sizes() {
         Some(_) => "\"fixed\"".to_string(),
-        None => format!("{}({})", config.sizes_from, ir.id),
+        None => format!("{}({}, polyc_tuned)", config.sizes_from, ir.id),
     };
     out.push_str(&epilogue(ir, &from, &d.profile(), &config));
-    out
+    // The fingerprint covers the block as printed: another schedule, tiling or target, or
+    // another polyc that prints differently, makes another key.
+    out.replace(FINGERPRINT, &tuning::fingerprint(&out))
 }
 
-/// Start of a SCoP's block: clock, counters, tile sizes, the trace of the parameters.
-fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns) -> String {
+/// Start of a SCoP's block: clock, counters, the tuning file's entry (`key`: its first fields),
+/// tile sizes, the trace of the parameters.
+fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns, key: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "  double polyc_start = polyc_now();");
     let _ = writeln!(
@@ -80,10 +95,17 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns) -> Str
         "  long polyc_tiles = 0, polyc_waves = 0, polyc_launches = 0;"
     );
     let _ = writeln!(out, "  (void)polyc_launches;");
+    match fixed_sizes {
+        Some(_) => {
+            let _ = writeln!(out, "  const int polyc_tuned = -1;");
+        }
+        None => out.push_str(&tuning_entry(ir, config, key)),
+    }
+    let _ = writeln!(out, "  (void)polyc_tuned;");
     for k in 0..ir.depth {
         let value = match fixed_sizes {
             Some(s) => s[k.min(s.len() - 1)].to_string(),
-            None => format!("{}({}, {k})", config.tile_size, ir.id),
+            None => format!("{}({}, polyc_tuned, {k})", config.tile_size, ir.id),
         };
         let _ = writeln!(out, "  const long {} = {value};", size(k));
     }
@@ -105,6 +127,31 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns) -> Str
         args.concat()
     );
     out
+}
+
+/// `polyc_tuned`, the tuning file's entry for the SCoP (or -1): its key's first fields `key`,
+/// then the parameters' values, `n=40,m=30`.
+fn tuning_entry(ir: &ScopIr, config: &ConfigFns, key: &str) -> String {
+    let params = &ir.data.params;
+    // A name, `=`, a long's digits and sign, a comma each.
+    let len: usize = params.iter().map(|p| p.name.len() + 22).sum::<usize>() + 2;
+    let fmt: Vec<String> = params.iter().map(|p| format!("{}=%ld", p.name)).collect();
+    let args: String = params
+        .iter()
+        .map(|p| format!(", (long)({})", user(&p.name)))
+        .collect();
+    let fmt = if params.is_empty() {
+        "-".to_string()
+    } else {
+        fmt.join(",")
+    };
+    format!(
+        "  char polyc_params_key[{len}];
+  snprintf(polyc_params_key, sizeof polyc_params_key, \"{fmt}\"{args});
+  const int polyc_tuned = {}({}, \"{key}\", polyc_params_key);
+",
+        config.tuning, ir.id
+    )
 }
 
 /// End of a SCoP's block: the `POLYC_PROFILE=1` line, with where the sizes came from (`from`,

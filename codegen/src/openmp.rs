@@ -40,15 +40,19 @@ impl<'a> OpenMp<'a> {
         }
     }
 
-    /// The C block that replaces the SCoP.
-    pub fn print(&self) -> String {
-        host_printer::print(self, self.ir)
+    /// The C block that replaces the SCoP of the source file `program`.
+    pub fn print(&self, program: &str) -> String {
+        host_printer::print(self, self.ir, program)
     }
 }
 
 impl HostDialect for OpenMp<'_> {
     fn config(&self) -> ConfigFns {
         C_TARGET_FNS
+    }
+
+    fn target(&self) -> &'static str {
+        "c"
     }
 
     fn fixed_sizes(&self) -> Option<&[i64]> {
@@ -68,7 +72,7 @@ impl HostDialect for OpenMp<'_> {
                 out.push_str(&indent(&data_bytes(&self.ir.data), 2));
                 let _ = writeln!(
                     out,
-                    "  const int polyc_untiled = !polyc_tiles_pay(polyc_points, polyc_bytes);"
+                    "  const int polyc_untiled = !polyc_tiles_pay(polyc_points, polyc_bytes, polyc_tuned);"
                 );
                 let _ = writeln!(out, "  if (polyc_untiled) {{");
                 let seq = COptions {

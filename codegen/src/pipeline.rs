@@ -23,6 +23,8 @@ pub struct ScopJob<'a, 'c> {
     pub schedule: &'a pluto::Schedule,
     /// Prefix of the schedule-dimension iterators.
     pub prefix: &'a str,
+    /// The source file's name, the `program=` of tuning keys.
+    pub program: &'a str,
     pub opts: &'a CompileOptions,
 }
 
@@ -54,7 +56,7 @@ impl ScopJob<'_, '_> {
             .filter(|d| !d.is_scalar())
             .map(|d| (d.name.clone(), footprint::footprint(ctx, scop, &d.name)))
             .collect();
-        let body = GpuHost::new(&ir, dialect, source_name, footprints).print();
+        let body = GpuHost::new(&ir, dialect, source_name, footprints).print(self.program);
         let how = match dialect {
             Dialect::OpenCl => "scheduled with Pluto, tiled with run-time tile sizes, OpenCL",
             Dialect::Cuda => "scheduled with Pluto, tiled with run-time tile sizes, CUDA",
@@ -168,7 +170,8 @@ impl ScopJob<'_, '_> {
     pub fn tiled_c(&self) -> String {
         let (scop, opts) = (self.scop, self.opts);
         let ir = self.lowered(Device::Cpu, false);
-        let body = OpenMp::new(&ir, opts.openmp, opts.fixed_tile_sizes.as_deref()).print();
+        let body =
+            OpenMp::new(&ir, opts.openmp, opts.fixed_tile_sizes.as_deref()).print(self.program);
         let how = match &opts.fixed_tile_sizes {
             None => "scheduled with Pluto, tiled with run-time tile sizes",
             Some(_) => "scheduled with Pluto, tiled with tile sizes fixed at compile time",

@@ -1,0 +1,209 @@
+//! The tuning file's reader ([`crate::tuning`]) as C, for programs of the C+OpenMP target.
+//! Printed from the same constants; that it accepts, rejects and applies the same files as the
+//! contract's parser is checked by running programs (`tests/tuning.rs`).
+
+use crate::config::{
+    MAX_SCOP_NUMBER, MAX_TILE_SIZE, MAX_TILE_SIZES, SIZES_FROM_DEFAULT, SIZES_FROM_ENV,
+};
+use crate::tuning::{HEADER, MAX_ENTRIES, MAX_LINE, SIZES_FROM_TUNED, SUFFIX, UNTILED, VARIABLE};
+use crate::C_TARGET_FNS;
+
+/// C definitions of `polyc_tuning(scop, key, params)` (the entry of the tuning file for this
+/// SCoP, or -1), `polyc_tuned_untiled(tuned)`, and of the size functions that take the entry
+/// (`polyc_tile_size(scop, tuned, k)`, `polyc_sizes_from(scop, tuned)`). Needs
+/// [`crate::c_config::definitions`] before it.
+pub fn definitions() -> String {
+    let (tuning, tile_size, sizes_from) = (
+        C_TARGET_FNS.tuning,
+        C_TARGET_FNS.tile_size,
+        C_TARGET_FNS.sizes_from,
+    );
+    let fields = crate::tuning::KEY_FIELDS;
+    let field_list: Vec<String> = fields
+        .iter()
+        .chain(&["sizes"])
+        .map(|f| format!("\"{f}\""))
+        .collect();
+    let field_list = field_list.join(", ");
+    let nfields = fields.len();
+    format!(
+        r#"#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+/* The tuning file (POLYC_TUNING, else the executable's path and "{SUFFIX}"): per line, a SCoP's
+   key (program, scop, id, target, device, params) and the sizes tuned for it. Read once. */
+static int polyc_tu_n = -1, polyc_tu_len[{MAX_ENTRIES}];
+static char *polyc_tu_key[{MAX_ENTRIES}];
+static long polyc_tu_val[{MAX_ENTRIES}][{MAX_TILE_SIZES}];
+static __attribute__((unused)) void polyc_tu_bad(const char *path, int line, const char *what, const char *text) {{
+  fprintf(stderr, "polyc: tuning file %s: line %d: %s%s\n", path, line, what, text);
+  exit(1);
+}}
+/* One entry's line, checked as the contract's parser checks it. */
+static __attribute__((unused)) void polyc_tu_entry(const char *path, int line, char *text) {{
+  static const char *const names[] = {{{field_list}, "local_mem"}};
+  char *field[{nfields} + 3], *p = text, *q, *key_end = 0;
+  int n = 0, e;
+  for (;;) {{
+    if (n == {nfields} + 3) break;
+    field[n++] = p;
+    q = strchr(p, ' ');
+    if (!q) break;
+    *q = 0;
+    p = q + 1;
+  }}
+  if (n < {nfields} + 1 || n > {nfields} + 2)
+    polyc_tu_bad(path, line, "expected the key's fields, sizes= and maybe local_mem=, separated by single spaces", "");
+  for (e = 0; e < n; e++) {{
+    const size_t len = strlen(names[e]);
+    const char *v = field[e] + len + 1;
+    if (strncmp(field[e], names[e], len) || field[e][len] != '=' || !*v)
+      polyc_tu_bad(path, line, "expected a field and a value: ", field[e]);
+    for (; *v; v++)
+      if (*v <= ' ' || *v > '~') polyc_tu_bad(path, line, "a value holds a character that is not printable ASCII: ", field[e]);
+  }}
+  {{
+    const char *s = field[1] + 5;
+    char *end;
+    long v;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (*s < '0' || *s > '9' || *end || errno == ERANGE || v > {MAX_SCOP_NUMBER}L)
+      polyc_tu_bad(path, line, "expected a SCoP number up to {MAX_SCOP_NUMBER}: ", field[1]);
+    s = field[2] + 3;
+    if (strlen(s) != 16 || strspn(s, "0123456789abcdefABCDEF") != 16)
+      polyc_tu_bad(path, line, "expected 16 hexadecimal digits: ", field[2]);
+    s = field[3] + 7;
+    if (strcmp(s, "c") && strcmp(s, "opencl") && strcmp(s, "cuda"))
+      polyc_tu_bad(path, line, "expected c, opencl or cuda: ", field[3]);
+  }}
+  if (polyc_tu_n == {MAX_ENTRIES}) polyc_tu_bad(path, line, "more than {MAX_ENTRIES} entries", "");
+  {{
+    const char *s = field[{nfields}] + 6;
+    int k = 0;
+    if (strcmp(s, "{UNTILED}")) {{
+      for (;;) {{
+        char *end;
+        long v;
+        if (*s < '0' || *s > '9' || k == {MAX_TILE_SIZES}) goto bad_sizes;
+        errno = 0;
+        v = strtol(s, &end, 10);
+        if (errno == ERANGE || v <= 0 || v > {MAX_TILE_SIZE}L) goto bad_sizes;
+        polyc_tu_val[polyc_tu_n][k++] = v;
+        s = end;
+        if (!*s) break;
+        if (*s++ != ',') goto bad_sizes;
+      }}
+    }}
+    polyc_tu_len[polyc_tu_n] = k;
+    if (0) {{
+    bad_sizes:
+      polyc_tu_bad(path, line, "expected {UNTILED} or positive integers separated by commas: ", field[{nfields}]);
+    }}
+  }}
+  if (n > {nfields} + 1) {{
+    const char *s = field[{nfields} + 1] + 10;
+    char *end;
+    errno = 0;
+    (void)strtoll(s, &end, 10);
+    if (*s < '0' || *s > '9' || *end || errno == ERANGE)
+      polyc_tu_bad(path, line, "expected a number of bytes: ", field[{nfields} + 1]);
+  }}
+  /* The key: the line up to " sizes=" (the fields were cut at their spaces). */
+  for (e = 0; e + 1 < {nfields}; e++) field[e][strlen(field[e])] = ' ';
+  key_end = field[{nfields} - 1] + strlen(field[{nfields} - 1]);
+  *key_end = 0;
+  for (e = 0; e < polyc_tu_n; e++)
+    if (!strcmp(polyc_tu_key[e], text)) polyc_tu_bad(path, line, "this key is given twice", "");
+  polyc_tu_key[polyc_tu_n] = (char *)malloc(strlen(text) + 1);
+  if (!polyc_tu_key[polyc_tu_n]) polyc_tu_bad(path, line, "out of memory", "");
+  strcpy(polyc_tu_key[polyc_tu_n], text);
+  polyc_tu_n++;
+}}
+static __attribute__((unused)) void polyc_tu_read(void) {{
+  static char buf[{MAX_LINE} + 2];
+  char exe[4096];
+  const char *path = getenv("{VARIABLE}");
+  FILE *f;
+  int line = 0;
+  polyc_tu_n = 0;
+  if (path && *path) {{
+    f = fopen(path, "r");
+    if (!f) {{
+      fprintf(stderr, "polyc: {VARIABLE}=\"%s\": cannot read the tuning file: %s\n", path, strerror(errno));
+      exit(1);
+    }}
+  }} else {{
+    const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - sizeof "{SUFFIX}");
+    if (len <= 0 || (size_t)len >= sizeof exe - sizeof "{SUFFIX}") return;
+    exe[len] = 0;
+    strcat(exe, "{SUFFIX}");
+    path = exe;
+    f = fopen(path, "r");
+    if (!f) {{
+      if (errno == ENOENT) return;
+      fprintf(stderr, "polyc: cannot read the tuning file %s: %s\n", path, strerror(errno));
+      exit(1);
+    }}
+  }}
+  while (fgets(buf, sizeof buf, f)) {{
+    size_t len = strlen(buf);
+    line++;
+    if (len > 0 && buf[len - 1] == '\n') buf[--len] = 0;
+    else if (!feof(f)) polyc_tu_bad(path, line, "the line is longer than {MAX_LINE} bytes", "");
+    if (line == 1) {{
+      if (strcmp(buf, "{HEADER}")) polyc_tu_bad(path, 1, "expected the first line \"{HEADER}\"", "");
+      continue;
+    }}
+    if (len > {MAX_LINE}) polyc_tu_bad(path, line, "the line is longer than {MAX_LINE} bytes", "");
+    if (!len || buf[0] == '#') continue;
+    polyc_tu_entry(path, line, buf);
+  }}
+  if (line == 0) polyc_tu_bad(path, 1, "expected the first line \"{HEADER}\"", "");
+  fclose(f);
+}}
+/* The entry of the tuning file for SCoP `scop` (its key's first four fields `key`, the
+   parameters' values `params`), or -1; -1 too when POLYC_TILE_SIZES has a list for the SCoP
+   (the environment overrides the file). With POLYC_PROFILE=1 it prints the SCoP's whole key. */
+static inline __attribute__((unused)) int {tuning}(int scop, const char *key, const char *params) {{
+  char full[{MAX_LINE} + 1];
+  int threads = 1, e;
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  snprintf(full, sizeof full, "%s device=openmp-%d params=%s", key, threads, params);
+  if (polyc_profile()) fprintf(stderr, "polyc-key: %s\n", full);
+  if (polyc_ts_list(scop) >= 0) return -1;
+  if (polyc_tu_n < 0) polyc_tu_read();
+  for (e = 0; e < polyc_tu_n; e++)
+    if (!strcmp(polyc_tu_key[e], full)) return e;
+  return -1;
+}}
+/* Whether the tuning file's entry `tuned` runs its SCoP untiled. */
+static inline __attribute__((unused)) int polyc_tuned_untiled(int tuned) {{
+  return tuned >= 0 && polyc_tu_len[tuned] == 0;
+}}
+static inline __attribute__((unused)) long {tile_size}(int scop, int tuned, int k) {{
+  if (tuned >= 0 && polyc_tu_len[tuned] > 0)
+    return polyc_tu_val[tuned][k < polyc_tu_len[tuned] ? k : polyc_tu_len[tuned] - 1];
+  return polyc_env_tile_size(scop, k);
+}}
+static inline __attribute__((unused)) const char *{sizes_from}(int scop, int tuned) {{
+  if (tuned >= 0) return "{SIZES_FROM_TUNED}";
+  return polyc_ts_list(scop) < 0 ? "{SIZES_FROM_DEFAULT}" : "{SIZES_FROM_ENV}";
+}}
+"#
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn limits_come_from_the_contract() {
+        let c = super::definitions();
+        assert!(c.contains(crate::tuning::HEADER));
+        assert!(c.contains(&format!("[{}]", crate::tuning::MAX_ENTRIES)));
+        assert!(c.contains("\"params\", \"sizes\""));
+    }
+}
