@@ -7,6 +7,7 @@
 mod build;
 mod output;
 mod report;
+mod tune;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -171,6 +172,17 @@ enum TargetArg {
     Cuda,
 }
 
+impl TargetArg {
+    /// The `--target` value.
+    fn flag(self) -> &'static str {
+        match self {
+            TargetArg::C => "c",
+            TargetArg::Opencl => "opencl",
+            TargetArg::Cuda => "cuda",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum FusionArg {
     /// Distribute every strongly connected component.
@@ -211,6 +223,11 @@ fn compiler_main() -> ExitCode {
         let mut rest = vec!["polyc".to_string()];
         rest.extend(args[1..].iter().cloned());
         return ExitCode::from(build::main(rest).clamp(0, 255) as u8);
+    }
+    if args.get(1).map(String::as_str) == Some("tune") {
+        let mut rest = vec!["polyc".to_string()];
+        rest.extend(args[1..].iter().cloned());
+        return ExitCode::from(tune::main(rest).clamp(0, 255) as u8);
     }
     let cli = Cli::parse();
     if cli.print_cflags || cli.print_libs {

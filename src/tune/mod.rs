@@ -1,0 +1,719 @@
+//! `polyc tune`: searches each SCoP's tile sizes (the original order on the C target, local-
+//! memory windows on GPU targets) by running the program, verifies every configuration's output
+//! against the default's, and writes the best into the program's tuning file, with every
+//! measurement (JSON) and a plot of the search (SVG). See `docs/interfaces.md`, "polyc tune".
+//!
+//! The SCoPs of a program are searched together: each run gives every SCoP its next
+//! configuration, and each SCoP is timed by its own profile line.
+
+pub mod plot;
+pub mod runner;
+pub mod space;
+pub mod strategy;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use avelas_contract::tuning::{Entry, Tuned, TuningFile};
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use runner::{agree, beside, Program, RunFailure, RunReport};
+use space::{Candidate, Space, Values};
+use strategy::{best, Kind, Measured, Search};
+
+use crate::TargetArg;
+
+/// `polyc tune`.
+#[derive(Parser, Debug)]
+#[command(name = "polyc tune")]
+pub struct TuneCli {
+    #[arg(value_parser = ["tune"], hide = true)]
+    pub verb: String,
+    /// A program built by `polyc build`, or the C file to build first (then any other C files
+    /// to build with it).
+    #[arg(required = true)]
+    pub sources: Vec<PathBuf>,
+    /// Building: the target (default: the best device present).
+    #[arg(long, value_enum)]
+    pub target: Option<TargetArg>,
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    #[arg(short = 'U', value_name = "NAME")]
+    pub undefine: Vec<String>,
+    /// How the space is searched.
+    #[arg(long, value_enum, default_value = "guided")]
+    pub strategy: Kind,
+    /// At most this many configurations per SCoP.
+    #[arg(long, value_name = "N")]
+    pub budget: Option<usize>,
+    /// Stop starting runs after this many seconds.
+    #[arg(long, value_name = "S")]
+    pub budget_seconds: Option<f64>,
+    /// Runs per configuration; each SCoP's time is their median.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub reps: u32,
+    /// The smallest tile size tried.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(i64).range(1..=1_000_000_000))]
+    pub min_size: i64,
+    /// The largest tile size tried (the problem's largest parameter bounds it too).
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(i64).range(1..=1_000_000_000))]
+    pub max_size: i64,
+    /// Tile sizes tried: powers of two, or those and the values halfway between.
+    #[arg(long, value_enum, default_value = "between")]
+    pub values: ValuesArg,
+    /// Do not compare outputs (for programs whose output differs from run to run).
+    #[arg(long)]
+    pub no_verify: bool,
+    /// Relative difference allowed between numbers of two outputs (default: 0 on the C target,
+    /// 1e-9 on GPU targets).
+    #[arg(long, value_name = "REL")]
+    pub tolerance: Option<f64>,
+    /// The random strategy's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where the tuning file, the measurements and the plot go (default: beside the program).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The program's arguments, after `--`.
+    #[arg(last = true)]
+    pub args: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ValuesArg {
+    Pow2,
+    Between,
+}
+
+/// Test hook: the output of runs that give a SCoP this configuration (as `polyc tune` prints
+/// it) is altered, as if the configuration computed something else.
+const CORRUPT: &str = "POLYC_TUNE_CORRUPT";
+
+/// Run `polyc tune`; the exit status.
+pub fn main(args: Vec<String>) -> i32 {
+    let cli = TuneCli::parse_from(args);
+    if cli.min_size > cli.max_size {
+        eprintln!("polyc: error: --min-size is above --max-size");
+        return 2;
+    }
+    if let Err(e) = crate::build::check_macros(&cli.define, &cli.undefine) {
+        eprintln!("polyc: error: {e}");
+        return 2;
+    }
+    match tune(&cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("polyc: {e}");
+            1
+        }
+    }
+}
+
+/// One measurement of the search.
+#[derive(Debug, Clone)]
+pub struct Measurement {
+    pub scop: usize,
+    pub candidate: Candidate,
+    /// The SCoP's time in each run.
+    pub samples: Vec<f64>,
+    /// `ok`, `mismatch`, `failed`, `timeout`, `not-applied`.
+    pub status: &'static str,
+}
+
+impl Measurement {
+    pub fn median(&self) -> Option<f64> {
+        (self.status == "ok").then(|| median(&self.samples))
+    }
+}
+
+pub fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    match s.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => s[n / 2],
+        n => (s[n / 2 - 1] + s[n / 2]) / 2.0,
+    }
+}
+
+/// What a search knows of one SCoP.
+pub struct ScopSearch {
+    pub key: String,
+    pub search: Search,
+    pub measured: Measured,
+    pub default_ms: f64,
+}
+
+fn tune(cli: &TuneCli) -> Result<i32, String> {
+    let scratch = tempfile::Builder::new()
+        .prefix("polyc-tune-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a scratch directory: {e}"))?;
+    let (exe, out_dir) = program(cli, scratch.path())?;
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+    let program = Program {
+        exe: exe.clone(),
+        args: cli.args.clone(),
+        scratch: scratch.path().to_path_buf(),
+    };
+    let started = Instant::now();
+    let reference = reference(&program, cli)?;
+    let tolerance = cli
+        .tolerance
+        .unwrap_or(if reference.target == "c" { 0.0 } else { 1e-9 });
+    let limit = (reference.wall * 10).max(Duration::from_secs(2));
+    let mut scops = spaces(cli, &reference);
+    if scops.is_empty() {
+        return Err(format!(
+            "{} reported no tiled SCoP (was it built by polyc, without --fixed-tile-sizes or --no-tile?)",
+            exe.display()
+        ));
+    }
+    let total: usize = scops
+        .values()
+        .map(|s| s.search.space.len().min(cli.budget.unwrap_or(usize::MAX)))
+        .max()
+        .unwrap_or(0);
+    let bar = progress(cli.strategy, total);
+    let mut log: Vec<Measurement> = Vec::new();
+    let mut runs = 0usize;
+    let corrupt = std::env::var(CORRUPT).ok();
+    loop {
+        let over_time = cli
+            .budget_seconds
+            .is_some_and(|s| started.elapsed().as_secs_f64() > s);
+        if over_time {
+            break;
+        }
+        let plan = next_plan(&mut scops, cli.budget);
+        if plan.is_empty() {
+            break;
+        }
+        let check = Check {
+            program: &program,
+            reference: &reference.output,
+            tolerance,
+            verify: !cli.no_verify,
+            reps: cli.reps,
+            limit,
+            corrupt: corrupt.as_deref(),
+        };
+        let (results, n) = check.plan(&scops, &plan);
+        runs += n;
+        for m in results {
+            // The original order is offered to every SCoP of the C target; those without one
+            // just do not apply it.
+            let quiet = m.status == "ok"
+                || (m.status == "not-applied" && m.candidate.tuned == Tuned::Untiled);
+            if !quiet {
+                bar.suspend(|| {
+                    eprintln!(
+                        "polyc: scop={} {}: {} — never chosen",
+                        m.scop,
+                        m.candidate,
+                        explain(m.status)
+                    )
+                });
+            }
+            let s = scops.get_mut(&m.scop).expect("planned SCoPs exist");
+            s.measured.insert(m.candidate.clone(), m.median());
+            log.push(m);
+            bar.inc(0);
+        }
+        bar.set_position(scops.values().map(|s| s.measured.len()).max().unwrap_or(0) as u64);
+        bar.set_message(best_line(&scops));
+    }
+    bar.finish_and_clear();
+    report(
+        cli,
+        &exe,
+        &out_dir,
+        &program,
+        &reference,
+        &scops,
+        &log,
+        runs,
+        started.elapsed(),
+    )
+}
+
+fn explain(status: &str) -> &'static str {
+    match status {
+        "mismatch" => "its output differs from the default configuration's",
+        "failed" => "the program failed",
+        "timeout" => "it ran more than 10 times as long as the default",
+        _ => "the program did not apply it (the SCoP has no such variant)",
+    }
+}
+
+/// The executable to tune (built first from C sources) and the output directory.
+fn program(cli: &TuneCli, scratch: &Path) -> Result<(PathBuf, PathBuf), String> {
+    let first = &cli.sources[0];
+    let is_c = first.extension().is_some_and(|e| e == "c");
+    if !is_c {
+        if cli.sources.len() > 1 || !cli.include.is_empty() || !cli.define.is_empty() {
+            return Err(format!(
+                "{} is a program: C files, -I and -D apply only when tuning a C file",
+                first.display()
+            ));
+        }
+        if !first.is_file() {
+            return Err(format!("{}: no such program", first.display()));
+        }
+        let exe = std::fs::canonicalize(first).map_err(|e| format!("{}: {e}", first.display()))?;
+        let dir = cli
+            .out
+            .clone()
+            .unwrap_or_else(|| exe.parent().unwrap_or(Path::new(".")).into());
+        return Ok((exe, dir));
+    }
+    let dir = cli.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let stem = first
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let exe = dir.join(&stem);
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut cmd = Command::new(me);
+    cmd.arg("build").args(&cli.sources).arg("-o").arg(&exe);
+    if let Some(t) = cli.target {
+        cmd.arg("--target").arg(t.flag());
+    }
+    for i in &cli.include {
+        cmd.arg("-I").arg(i);
+    }
+    for d in &cli.define {
+        cmd.arg("-D").arg(d);
+    }
+    for u in &cli.undefine {
+        cmd.arg("-U").arg(u);
+    }
+    let _ = scratch;
+    let status = cmd.status().map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err(format!("building {} failed", first.display()));
+    }
+    let exe = std::fs::canonicalize(&exe).map_err(|e| format!("{}: {e}", exe.display()))?;
+    Ok((exe, dir))
+}
+
+/// The default configuration's runs: what every other must print, and each SCoP's time.
+pub struct Reference {
+    pub output: String,
+    pub runs: Vec<RunReport>,
+    pub wall: Duration,
+    pub target: String,
+}
+
+fn reference(program: &Program, cli: &TuneCli) -> Result<Reference, String> {
+    let mut runs = Vec::new();
+    // Two runs at least, to see whether the output is reproducible at all.
+    for _ in 0..cli.reps.max(2) {
+        let r = program
+            .run(&TuningFile::default(), Duration::from_secs(3600))
+            .map_err(|e| match e {
+                RunFailure::Timeout => "the program ran for over an hour".to_string(),
+                RunFailure::Failed(why) => {
+                    format!("the program failed with its default configuration: {why}")
+                }
+            })?;
+        runs.push(r);
+    }
+    let output = runs[0].output.clone();
+    if !cli.no_verify && runs.iter().any(|r| r.output != output) {
+        return Err(
+            "the program's output differs between two runs of the same configuration, so no configuration can be verified by it; --no-verify tunes without verifying".into(),
+        );
+    }
+    let walls: Vec<f64> = runs.iter().map(|r| r.wall.as_secs_f64()).collect();
+    let target = runs[0]
+        .scops
+        .values()
+        .find_map(|s| s.key.split(" target=").nth(1))
+        .and_then(|t| t.split(' ').next())
+        .unwrap_or("c")
+        .to_string();
+    Ok(Reference {
+        output,
+        wall: Duration::from_secs_f64(median(&walls)),
+        runs,
+        target,
+    })
+}
+
+/// Each tiled SCoP's search space, from the reference runs.
+fn spaces(cli: &TuneCli, reference: &Reference) -> BTreeMap<usize, ScopSearch> {
+    let values = match cli.values {
+        ValuesArg::Pow2 => Values::Pow2,
+        ValuesArg::Between => Values::Between,
+    };
+    let mut out = BTreeMap::new();
+    for (&scop, r) in &reference.runs[0].scops {
+        if r.depth == 0 || r.key.is_empty() {
+            continue;
+        }
+        let extent = largest_param(&r.key).unwrap_or(cli.max_size);
+        let mut space = Space::new(r.depth, cli.min_size, cli.max_size, extent, values);
+        if r.key.contains(" target=c ") {
+            space.untiled = true;
+        } else {
+            space.windows = space::WINDOWS.to_vec();
+        }
+        let times: Vec<f64> = reference
+            .runs
+            .iter()
+            .filter_map(|run| run.scops.get(&scop).map(|s| s.cost()))
+            .collect();
+        out.insert(
+            scop,
+            ScopSearch {
+                key: r.key.clone(),
+                search: Search::new(cli.strategy, space, cli.seed.wrapping_add(scop as u64)),
+                measured: Measured::new(),
+                default_ms: median(&times),
+            },
+        );
+    }
+    out
+}
+
+/// The largest parameter value of a key (`params=n=40,m=30`): tiles beyond it are one tile.
+fn largest_param(key: &str) -> Option<i64> {
+    let params = key.split(" params=").nth(1)?;
+    params
+        .split(',')
+        .filter_map(|p| p.split_once('=')?.1.parse::<i64>().ok())
+        .max()
+}
+
+/// The next configuration of each SCoP whose search goes on (within the budget).
+fn next_plan(
+    scops: &mut BTreeMap<usize, ScopSearch>,
+    budget: Option<usize>,
+) -> Vec<(usize, Candidate)> {
+    let mut plan = Vec::new();
+    for (&scop, s) in scops.iter_mut() {
+        if budget.is_some_and(|b| s.measured.len() >= b) {
+            continue;
+        }
+        if let Some(c) = s.search.propose(&s.measured) {
+            plan.push((scop, c));
+        }
+    }
+    plan
+}
+
+/// The tuning file that gives each SCoP of `plan` its configuration.
+fn file_for(scops: &BTreeMap<usize, ScopSearch>, plan: &[(usize, Candidate)]) -> TuningFile {
+    let mut file = TuningFile::default();
+    for (scop, c) in plan {
+        file.set(Entry {
+            key: scops[scop].key.clone(),
+            tuned: c.tuned.clone(),
+            local_mem: c.local_mem,
+        });
+    }
+    file
+}
+
+/// How a plan's configurations are run and checked.
+struct Check<'a> {
+    program: &'a Program,
+    /// The default configuration's output.
+    reference: &'a str,
+    tolerance: f64,
+    verify: bool,
+    reps: u32,
+    limit: Duration,
+    corrupt: Option<&'a str>,
+}
+
+impl Check<'_> {
+    /// Measures `plan` (one configuration per SCoP, in the same runs); the measurements and the
+    /// runs made. When the runs fail or print something else than the default configuration,
+    /// each configuration is run alone to find which is at fault; if none is alone, all are
+    /// rejected.
+    fn plan(
+        &self,
+        scops: &BTreeMap<usize, ScopSearch>,
+        plan: &[(usize, Candidate)],
+    ) -> (Vec<Measurement>, usize) {
+        let (mut results, mut runs) = self.together(scops, plan);
+        let bad = results
+            .iter()
+            .any(|m| m.status != "ok" && m.status != "not-applied");
+        if !bad || plan.len() == 1 {
+            return (results, runs);
+        }
+        let mut any_alone = false;
+        results = plan
+            .iter()
+            .map(|p| {
+                let (mut r, n) = self.together(scops, std::slice::from_ref(p));
+                runs += n;
+                let m = r.remove(0);
+                any_alone |= m.status != "ok" && m.status != "not-applied";
+                m
+            })
+            .collect();
+        if !any_alone {
+            for m in &mut results {
+                m.status = "mismatch";
+            }
+        }
+        (results, runs)
+    }
+
+    /// `plan` run `reps` times in one batch of runs.
+    fn together(
+        &self,
+        scops: &BTreeMap<usize, ScopSearch>,
+        plan: &[(usize, Candidate)],
+    ) -> (Vec<Measurement>, usize) {
+        let file = file_for(scops, plan);
+        let mut results: Vec<Measurement> = plan
+            .iter()
+            .map(|(scop, c)| Measurement {
+                scop: *scop,
+                candidate: c.clone(),
+                samples: Vec::new(),
+                status: "ok",
+            })
+            .collect();
+        let corrupted = plan
+            .iter()
+            .any(|(_, c)| self.corrupt == Some(c.to_string().as_str()));
+        let mut runs = 0;
+        for _ in 0..self.reps {
+            runs += 1;
+            let fault = match self.program.run(&file, self.limit) {
+                Ok(r) => {
+                    for m in &mut results {
+                        match r.scops.get(&m.scop) {
+                            Some(s) if applied(s, &m.candidate) => m.samples.push(s.cost()),
+                            _ => m.status = "not-applied",
+                        }
+                    }
+                    let agrees = !self.verify
+                        || (agree(&r.output, self.reference, self.tolerance) && !corrupted);
+                    (!agrees).then_some("mismatch")
+                }
+                Err(RunFailure::Timeout) => Some("timeout"),
+                Err(RunFailure::Failed(_)) => Some("failed"),
+            };
+            if let Some(f) = fault {
+                for m in &mut results {
+                    m.status = f;
+                }
+                break;
+            }
+        }
+        (results, runs)
+    }
+}
+
+/// Whether the run gave SCoP report `s` the configuration `c`.
+fn applied(s: &runner::ScopReport, c: &Candidate) -> bool {
+    s.sizes_from == avelas_contract::tuning::SIZES_FROM_TUNED
+        && (c.tuned != Tuned::Untiled || s.untiled == Some(true))
+}
+
+fn progress(kind: Kind, total: usize) -> ProgressBar {
+    let bar = if kind == Kind::Exhaustive || total < usize::MAX {
+        ProgressBar::new(total as u64)
+    } else {
+        ProgressBar::no_length()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} configurations  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// The best so far of each SCoP, for the progress bar.
+fn best_line(scops: &BTreeMap<usize, ScopSearch>) -> String {
+    let parts: Vec<String> = scops
+        .iter()
+        .filter_map(|(k, s)| {
+            let (c, t) = best(&s.measured)?;
+            Some(format!(
+                "scop {k}: {c} {t:.2} ms ({:.2}x)",
+                s.default_ms / t
+            ))
+        })
+        .collect();
+    format!("best: {}", parts.join("; "))
+}
+
+/// Writes the tuning file (merged into the one there), the measurements and the plot, checks
+/// the tuned program once, prints a summary.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    cli: &TuneCli,
+    exe: &Path,
+    out_dir: &Path,
+    program: &Program,
+    reference: &Reference,
+    scops: &BTreeMap<usize, ScopSearch>,
+    log: &[Measurement],
+    runs: usize,
+    elapsed: Duration,
+) -> Result<i32, String> {
+    let tuning_path = beside(exe, Some(out_dir));
+    let mut file = match std::fs::read_to_string(&tuning_path) {
+        Ok(text) => TuningFile::parse(&text)
+            .map_err(|e| format!("tuning file {}: {e}", tuning_path.display()))?,
+        Err(_) => TuningFile::default(),
+    };
+    let mut chosen = TuningFile::default();
+    for s in scops.values() {
+        if let Some((c, _)) = best(&s.measured) {
+            let entry = Entry {
+                key: s.key.clone(),
+                tuned: c.tuned.clone(),
+                local_mem: c.local_mem,
+            };
+            chosen.set(entry.clone());
+            file.set(entry);
+        }
+    }
+    let comment = vec![format!(
+        "written by polyc tune ({:?} search, {} runs, {:.1} s); keys: program, SCoP, code fingerprint, target, device, parameters",
+        cli.strategy,
+        runs,
+        elapsed.as_secs_f64()
+    )];
+    write(&tuning_path, &file.render(&comment))?;
+    // The tuned program with exactly the entries written, `reps` times: its SCoPs' medians.
+    let mut checks = Vec::new();
+    for _ in 0..cli.reps {
+        checks.push(
+            program
+                .run(&chosen, Duration::from_secs(3600))
+                .map_err(|e| format!("the tuned program failed: {e:?}"))?,
+        );
+    }
+    let verified = cli.no_verify || checks.iter().all(|c| c.output == reference.output);
+    let mut check = checks[0].clone();
+    for (k, r) in check.scops.iter_mut() {
+        let t: Vec<f64> = checks
+            .iter()
+            .filter_map(|c| c.scops.get(k))
+            .map(|s| s.cost())
+            .collect();
+        r.time_ms = median(&t);
+        r.kernel_ms = None;
+    }
+    let stem = exe
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let json_path = out_dir.join(format!("{stem}.tune.json"));
+    write(
+        &json_path,
+        &json(cli, exe, scops, log, runs, elapsed, &check)?,
+    )?;
+    let svg_path = out_dir.join(format!("{stem}.tune.svg"));
+    plot::draw(&svg_path, scops, log)
+        .map_err(|e| format!("cannot draw {}: {e}", svg_path.display()))?;
+    println!(
+        "polyc tune: {} ({:?}, {} runs in {:.1} s)",
+        exe.display(),
+        cli.strategy,
+        runs,
+        elapsed.as_secs_f64()
+    );
+    for (k, s) in scops {
+        let tried = s.measured.len();
+        let rejected = s.measured.values().filter(|t| t.is_none()).count();
+        let tuned = check.scops.get(k).map(|r| r.cost());
+        match (best(&s.measured), tuned) {
+            (Some((c, t)), Some(now)) => println!(
+                "  scop {k}: {c}: {t:.3} ms in the search, {now:.3} ms tuned against {:.3} ms default ({:.2}x); {tried} of {} configurations, {rejected} rejected",
+                s.default_ms,
+                s.default_ms / now,
+                s.search.space.len()
+            ),
+            _ => println!("  scop {k}: no configuration measured ({rejected} rejected)"),
+        }
+    }
+    println!("  tuning file: {}", tuning_path.display());
+    println!(
+        "  measurements: {}; plot: {}",
+        json_path.display(),
+        svg_path.display()
+    );
+    if !verified {
+        eprintln!("polyc: the tuned program's output differs from the default configuration's");
+        return Ok(1);
+    }
+    Ok(0)
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    crate::output::write(path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn json(
+    cli: &TuneCli,
+    exe: &Path,
+    scops: &BTreeMap<usize, ScopSearch>,
+    log: &[Measurement],
+    runs: usize,
+    elapsed: Duration,
+    check: &RunReport,
+) -> Result<String, String> {
+    let scops: Vec<serde_json::Value> = scops
+        .iter()
+        .map(|(k, s)| {
+            let ms: Vec<serde_json::Value> = log
+                .iter()
+                .filter(|m| m.scop == *k)
+                .map(|m| {
+                    serde_json::json!({
+                        "config": m.candidate.to_string(),
+                        "median_ms": m.median(),
+                        "samples_ms": m.samples,
+                        "status": m.status,
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "scop": k,
+                "key": s.key,
+                "tiled_depth": s.search.space.depth,
+                "space": s.search.space.len(),
+                "sizes": s.search.space.sizes,
+                "default_ms": s.default_ms,
+                "best": best(&s.measured).map(|(c, t)| serde_json::json!({"config": c.to_string(), "median_ms": t})),
+                "tuned_ms": check.scops.get(k).map(|r| r.cost()),
+                "measurements": ms,
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "program": exe.display().to_string(),
+        "args": cli.args,
+        "strategy": format!("{:?}", cli.strategy).to_lowercase(),
+        "reps": cli.reps,
+        "runs": runs,
+        "seconds": elapsed.as_secs_f64(),
+        "scops": scops,
+    });
+    serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
+}

@@ -1,0 +1,244 @@
+//! Running a generated program under one configuration: a tuning file written for the run
+//! (`POLYC_TUNING`), the profile on, the variables that would override the file removed; what
+//! each SCoP reported (its key, tiled depth, times) and what the program printed.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use avelas_contract::tuning::{self, TuningFile};
+
+/// What one SCoP reported over one run (summed over its executions).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScopReport {
+    /// Its tuning key (`polyc-key:`).
+    pub key: String,
+    pub depth: usize,
+    /// `time_ms`, summed.
+    pub time_ms: f64,
+    /// `kernel_ms` (GPU targets), summed.
+    pub kernel_ms: Option<f64>,
+    /// `untiled=` of its last execution (C target).
+    pub untiled: Option<bool>,
+    pub sizes_from: String,
+}
+
+impl ScopReport {
+    /// The time a search compares: the kernels' on GPU targets, the SCoP's on the C target.
+    pub fn cost(&self) -> f64 {
+        self.kernel_ms.unwrap_or(self.time_ms)
+    }
+}
+
+/// One run's results.
+#[derive(Debug, Clone)]
+pub struct RunReport {
+    pub scops: BTreeMap<usize, ScopReport>,
+    /// stdout, then stderr without polyc's own lines: what verification compares.
+    pub output: String,
+    pub wall: Duration,
+}
+
+/// Why a run gave no report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunFailure {
+    /// It ran past its time limit and was killed.
+    Timeout,
+    /// It exited with a status other than 0, or was killed: what it said.
+    Failed(String),
+}
+
+/// A program and how to run it.
+pub struct Program {
+    pub exe: PathBuf,
+    pub args: Vec<String>,
+    /// Where the run's tuning file is written.
+    pub scratch: PathBuf,
+}
+
+/// The variables a run must not inherit: each overrides the tuning file, or floods stderr.
+const OVERRIDES: [&str; 5] = [
+    "POLYC_TILE_SIZES",
+    "POLYC_MIN_POINTS",
+    "POLYC_LOCAL_MEM",
+    "POLYC_TRACE",
+    "POLYC_TUNING",
+];
+
+impl Program {
+    /// Runs the program once with `file` as its tuning file, killed after `limit`.
+    pub fn run(&self, file: &TuningFile, limit: Duration) -> Result<RunReport, RunFailure> {
+        let path = self.scratch.join("candidate.tuning");
+        std::fs::write(&path, file.render(&[]))
+            .map_err(|e| RunFailure::Failed(format!("cannot write {}: {e}", path.display())))?;
+        let mut cmd = Command::new(&self.exe);
+        cmd.args(&self.args);
+        for v in OVERRIDES {
+            cmd.env_remove(v);
+        }
+        cmd.env("POLYC_PROFILE", "1")
+            .env(tuning::VARIABLE, &path)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let start = Instant::now();
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| RunFailure::Failed(format!("cannot run {}: {e}", self.exe.display())))?;
+        let (out, err) = (child.stdout.take(), child.stderr.take());
+        let reader = |pipe: Option<Box<dyn Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut text = Vec::new();
+                if let Some(mut p) = pipe {
+                    let _ = p.read_to_end(&mut text);
+                }
+                String::from_utf8_lossy(&text).into_owned()
+            })
+        };
+        let out = reader(out.map(|p| Box::new(p) as Box<dyn Read + Send>));
+        let err = reader(err.map(|p| Box::new(p) as Box<dyn Read + Send>));
+        let status = loop {
+            if let Ok(Some(status)) = child.try_wait() {
+                break Some(status);
+            }
+            if start.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let wall = start.elapsed();
+        let (stdout, stderr) = (
+            out.join().unwrap_or_default(),
+            err.join().unwrap_or_default(),
+        );
+        let Some(status) = status else {
+            return Err(RunFailure::Timeout);
+        };
+        if !status.success() {
+            let tail: Vec<&str> = stderr.lines().rev().take(3).collect();
+            let said: Vec<&str> = tail.into_iter().rev().collect();
+            return Err(RunFailure::Failed(format!(
+                "{status}: {}",
+                said.join(" / ")
+            )));
+        }
+        let (scops, rest) = parse_stderr(&stderr).map_err(RunFailure::Failed)?;
+        Ok(RunReport {
+            scops,
+            output: format!("{stdout}{rest}"),
+            wall,
+        })
+    }
+}
+
+/// The SCoPs' reports in a run's stderr, and the rest of it.
+fn parse_stderr(stderr: &str) -> Result<(BTreeMap<usize, ScopReport>, String), String> {
+    let mut scops: BTreeMap<usize, ScopReport> = BTreeMap::new();
+    let mut rest = String::new();
+    let mut key: Option<String> = None;
+    for line in stderr.lines() {
+        if let Some(k) = line.strip_prefix("polyc-key: ") {
+            key = Some(k.to_string());
+        } else if let Some(p) = line.strip_prefix("polyc: scop=") {
+            let fields: BTreeMap<&str, &str> = std::iter::once(("scop", p))
+                .chain(p.split(' ').skip(1).filter_map(|f| f.split_once('=')))
+                .map(|(k, v)| (k, v.split(' ').next().unwrap_or(v)))
+                .collect();
+            let number = |k: &str| fields.get(k).and_then(|v| v.parse::<f64>().ok());
+            let scop = fields["scop"]
+                .parse::<usize>()
+                .map_err(|_| format!("an unreadable profile line: {line}"))?;
+            let time =
+                number("time_ms").ok_or(format!("a profile line without time_ms: {line}"))?;
+            let entry = scops.entry(scop).or_insert_with(|| ScopReport {
+                key: String::new(),
+                depth: number("tiled_depth").unwrap_or(0.0) as usize,
+                time_ms: 0.0,
+                kernel_ms: None,
+                untiled: None,
+                sizes_from: String::new(),
+            });
+            entry.time_ms += time;
+            if let Some(k) = number("kernel_ms") {
+                entry.kernel_ms = Some(entry.kernel_ms.unwrap_or(0.0) + k);
+            }
+            entry.untiled = fields.get("untiled").map(|u| *u == "1");
+            entry.sizes_from = fields.get("sizes_from").unwrap_or(&"").to_string();
+            if let Some(k) = key.take() {
+                entry.key = k;
+            }
+        } else if !line.starts_with("polyc") {
+            rest.push_str(line);
+            rest.push('\n');
+        }
+    }
+    Ok((scops, rest))
+}
+
+/// Whether two outputs agree: equal text, or with `tolerance > 0`, equal but for numbers whose
+/// relative difference is at most `tolerance`.
+pub fn agree(a: &str, b: &str, tolerance: f64) -> bool {
+    if a == b {
+        return true;
+    }
+    if tolerance <= 0.0 {
+        return false;
+    }
+    let (ta, tb): (Vec<&str>, Vec<&str>) = (
+        a.split_whitespace().collect(),
+        b.split_whitespace().collect(),
+    );
+    ta.len() == tb.len()
+        && ta.iter().zip(&tb).all(|(x, y)| {
+            x == y
+                || match (x.parse::<f64>(), y.parse::<f64>()) {
+                    (Ok(x), Ok(y)) => (x - y).abs() <= tolerance * x.abs().max(y.abs()).max(1.0),
+                    _ => false,
+                }
+        })
+}
+
+/// The executable's tuning file, where it finds it without `POLYC_TUNING`.
+pub fn beside(exe: &Path, dir: Option<&Path>) -> PathBuf {
+    let name = exe
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    let mut file = name;
+    file.push(tuning::SUFFIX);
+    match dir {
+        Some(d) => d.join(file),
+        None => exe.with_file_name(file),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_lines_are_summed_per_scop() {
+        let err = "polyc-key: program=a.c scop=0 id=0 target=c device=openmp-2 params=n=4\n\
+                   polyc: scop=0 tile_sizes=8 sizes_from=tuned tiled_depth=1 wavefronts=1 tiles=1 launches=0 time_ms=1.5 untiled=0\n\
+                   A = 1.00\n\
+                   polyc: scop=0 tile_sizes=8 sizes_from=tuned tiled_depth=1 wavefronts=1 tiles=1 launches=0 time_ms=2.5 untiled=1\n";
+        let (scops, rest) = parse_stderr(err).unwrap();
+        let s = &scops[&0];
+        assert_eq!((s.time_ms, s.depth, s.untiled), (4.0, 1, Some(true)));
+        assert!(s.key.ends_with("params=n=4"));
+        assert_eq!((s.cost(), rest.as_str()), (4.0, "A = 1.00\n"));
+    }
+
+    #[test]
+    fn outputs_agree_within_a_tolerance() {
+        assert!(agree("x 1.0\n", "x 1.0\n", 0.0));
+        assert!(!agree("x 1.0\n", "x 1.0000001\n", 0.0));
+        assert!(agree("x 1.0\n", "x 1.0000001\n", 1e-6));
+        assert!(!agree("x 1.0\n", "y 1.0\n", 1e-6));
+        assert!(!agree("1 2", "1", 1e-6));
+    }
+}

@@ -1,0 +1,218 @@
+//! How a search walks a SCoP's [`Space`]: every configuration, a random sample, or guided (a
+//! coarse grid of powers of four, then steps to better neighbours until none is better).
+//! A strategy proposes one configuration at a time and sees every measurement before the next.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use avelas_contract::tuning::Tuned;
+
+use super::space::{Candidate, Space};
+
+/// What is known of a SCoP's configurations: the median time of each one measured (`None`:
+/// rejected, never to be chosen).
+pub type Measured = BTreeMap<Candidate, Option<f64>>;
+
+/// The best configuration measured, and its time.
+pub fn best(measured: &Measured) -> Option<(&Candidate, f64)> {
+    measured
+        .iter()
+        .filter_map(|(c, t)| t.map(|t| (c, t)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// A search's strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// Every configuration of the space.
+    Exhaustive,
+    /// Configurations drawn at random, as many as the budget allows.
+    Random,
+    /// A coarse grid, then steps to better neighbours (coordinate descent).
+    Guided,
+}
+
+/// One SCoP's search in progress.
+pub struct Search {
+    kind: Kind,
+    pub space: Space,
+    /// Exhaustive: the next index. Random: the draws so far.
+    next: usize,
+    queue: VecDeque<Candidate>,
+    /// Guided: the grid is queued; the best whose neighbours were queued.
+    seeded: bool,
+    expanded: BTreeSet<Candidate>,
+    rng: u64,
+}
+
+impl Search {
+    pub fn new(kind: Kind, space: Space, seed: u64) -> Search {
+        Search {
+            kind,
+            space,
+            next: 0,
+            queue: VecDeque::new(),
+            seeded: false,
+            expanded: BTreeSet::new(),
+            rng: seed ^ 0x9e37_79b9_7f4a_7c15,
+        }
+    }
+
+    /// The next configuration to measure, or `None` when the search is over.
+    pub fn propose(&mut self, measured: &Measured) -> Option<Candidate> {
+        match self.kind {
+            Kind::Exhaustive => {
+                while self.next < self.space.len() {
+                    let c = self.space.get(self.next);
+                    self.next += 1;
+                    if !measured.contains_key(&c) {
+                        return Some(c);
+                    }
+                }
+                None
+            }
+            Kind::Random => {
+                let n = self.space.len();
+                if measured.len() >= n {
+                    return None;
+                }
+                // Draw until an unmeasured one comes (the space is larger than what is measured).
+                for _ in 0..64 * n.min(1 << 16) {
+                    let i = (self.draw() % n as u64) as usize;
+                    let c = self.space.get(i);
+                    if !measured.contains_key(&c) {
+                        return Some(c);
+                    }
+                }
+                None
+            }
+            Kind::Guided => self.guided(measured),
+        }
+    }
+
+    fn guided(&mut self, measured: &Measured) -> Option<Candidate> {
+        if !self.seeded {
+            self.seeded = true;
+            self.queue.extend(self.grid());
+        }
+        loop {
+            while let Some(c) = self.queue.pop_front() {
+                if !measured.contains_key(&c) {
+                    return Some(c);
+                }
+            }
+            // The grid and the last neighbours are measured: step from the best.
+            let (b, _) = best(measured)?;
+            let b = b.clone();
+            if !self.expanded.insert(b.clone()) {
+                return None;
+            }
+            self.queue.extend(self.space.neighbours(&b));
+        }
+    }
+
+    /// The coarse grid: every dimension at the powers of four of the space (8, 32, 128...:
+    /// every other power of two), the default size 32 everywhere, and the original order.
+    fn grid(&self) -> Vec<Candidate> {
+        let sizes = &self.space.sizes;
+        let mut coarse: Vec<i64> = sizes
+            .iter()
+            .copied()
+            .filter(|v| v.count_ones() == 1 && v.trailing_zeros() % 2 == 1)
+            .collect();
+        if coarse.is_empty() {
+            coarse = vec![sizes[sizes.len() / 2]];
+        }
+        let mut out = vec![Candidate::sizes(vec![
+            sizes[self.space.nearest(32)];
+            self.space.depth
+        ])];
+        let n = coarse.len();
+        let total = n.saturating_pow(self.space.depth as u32);
+        for i in 0..total {
+            let mut rest = i;
+            let mut s = vec![0; self.space.depth];
+            for k in (0..self.space.depth).rev() {
+                s[k] = coarse[rest % n];
+                rest /= n;
+            }
+            out.push(Candidate::sizes(s));
+        }
+        if self.space.untiled {
+            out.push(Candidate {
+                tuned: Tuned::Untiled,
+                local_mem: None,
+            });
+        }
+        out
+    }
+
+    /// splitmix64.
+    fn draw(&mut self) -> u64 {
+        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::space::Values;
+    use super::*;
+
+    /// Runs a search against a cost function; the configurations it measured.
+    fn walk(kind: Kind, space: Space, cost: impl Fn(&Candidate) -> f64) -> Measured {
+        let mut s = Search::new(kind, space, 7);
+        let mut m = Measured::new();
+        while let Some(c) = s.propose(&m) {
+            let t = cost(&c);
+            m.insert(c, Some(t));
+            assert!(m.len() <= 10_000);
+        }
+        m
+    }
+
+    fn bowl(c: &Candidate) -> f64 {
+        match &c.tuned {
+            Tuned::Untiled => 1e9,
+            Tuned::Sizes(s) => s
+                .iter()
+                .zip([48.0, 12.0, 256.0])
+                .map(|(&v, best): (&i64, f64)| ((v as f64).log2() - best.log2()).powi(2))
+                .sum(),
+        }
+    }
+
+    #[test]
+    fn exhaustive_measures_everything_once() {
+        let mut space = Space::new(2, 4, 64, 64, Values::Pow2);
+        space.untiled = true;
+        let m = walk(Kind::Exhaustive, space.clone(), bowl);
+        assert_eq!(m.len(), space.len());
+    }
+
+    #[test]
+    fn guided_finds_the_bottom_of_a_bowl_cheaply() {
+        let space = Space::new(3, 4, 1024, 1024, Values::Between);
+        let m = walk(Kind::Guided, space.clone(), bowl);
+        let (b, _) = best(&m).unwrap();
+        assert_eq!(b, &Candidate::sizes(vec![48, 12, 256]));
+        assert!(m.len() * 20 < space.len(), "{} of {}", m.len(), space.len());
+    }
+
+    #[test]
+    fn random_draws_distinct_configurations() {
+        let space = Space::new(1, 4, 64, 64, Values::Pow2);
+        let m = walk(Kind::Random, space.clone(), bowl);
+        assert_eq!(m.len(), space.len());
+    }
+
+    #[test]
+    fn rejected_configurations_are_never_best() {
+        let mut m = Measured::new();
+        m.insert(Candidate::sizes(vec![4]), None);
+        m.insert(Candidate::sizes(vec![8]), Some(2.0));
+        assert_eq!(best(&m).unwrap().0, &Candidate::sizes(vec![8]));
+    }
+}
