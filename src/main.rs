@@ -27,7 +27,9 @@ use rosepolly::math::isl::Ctx;
 ///
 /// `polyc build FILE.c [MORE.c...] -o EXE` and `polyc run FILE.c [MORE.c...] [-- ARGS]`
 /// compile with polyc, build with the target's compiler and (run) execute, on the best device
-/// present unless --target says otherwise.
+/// present unless --target says otherwise. `polyc tune PROGRAM|FILE.c [-- ARGS]` searches each
+/// SCoP's tile sizes by running the program and writes the best into PROGRAM.tuning, which the
+/// program reads when it runs (`polyc tune --help`).
 ///
 /// Generated programs read POLYC_TILE_SIZES (comma-separated positive integers, outermost
 /// tiled dimension first, a shorter list repeating its last value; default 32 everywhere),

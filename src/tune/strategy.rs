@@ -100,8 +100,15 @@ impl Search {
                     return Some(c);
                 }
             }
-            // The grid and the last neighbours are measured: step from the best.
-            let (b, _) = best(measured)?;
+            // The grid and the last neighbours are measured: step from the best tiled one
+            // (the original order, when it is the best, has no neighbours: the tiled
+            // configurations near the best tiled one may still beat it).
+            let tiled: Measured = measured
+                .iter()
+                .filter(|(c, _)| c.tuned != Tuned::Untiled)
+                .map(|(c, t)| (c.clone(), *t))
+                .collect();
+            let (b, _) = best(&tiled)?;
             let b = b.clone();
             if !self.expanded.insert(b.clone()) {
                 return None;
@@ -199,6 +206,17 @@ mod tests {
         let (b, _) = best(&m).unwrap();
         assert_eq!(b, &Candidate::sizes(vec![48, 12, 256]));
         assert!(m.len() * 20 < space.len(), "{} of {}", m.len(), space.len());
+    }
+
+    #[test]
+    fn guided_steps_from_the_best_tiled_one_when_untiled_is_best() {
+        let mut space = Space::new(2, 4, 64, 64, Values::Pow2);
+        space.untiled = true;
+        let m = walk(Kind::Guided, space, |c| match &c.tuned {
+            Tuned::Untiled => 0.5,
+            Tuned::Sizes(s) => (s[0] + s[1]) as f64,
+        });
+        assert!(m.contains_key(&Candidate::sizes(vec![4, 4])), "{m:?}");
     }
 
     #[test]
