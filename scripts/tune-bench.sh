@@ -27,7 +27,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 # $1: the JSON of a search; prints "best_ms config configurations seconds default_ms tuned_ms".
 summary() {
-  jq -r '[([.scops[].best.median_ms] | add), ([.scops[] | "\(.scop):\(.best.config)"] | join(" ")),
+  jq -r '[([.scops[].best.median_ms] | add), ([.scops[] | "\(.scop):\(.chosen.config)"] | join(" ")),
           ([.scops[].measurements | length] | max), .seconds, ([.scops[].default_ms] | add),
           ([.scops[].tuned_ms] | add), ([.scops[].space] | max)] | @tsv' "$1"
 }

@@ -305,3 +305,100 @@ fn a_configuration_that_disagrees_is_rejected() {
     let file = TuningFile::parse(&text).unwrap();
     assert_ne!(file.entries[0].tuned, Tuned::Sizes(vec![32, 32, 32]));
 }
+
+#[test]
+fn in_process_trials_restore_the_data_they_write() {
+    let p = programs("tuning-trials");
+    let (_, reference, _) = run(&p.original, &[], &[]);
+    let (_, exe) = &p.targets[0];
+    let trials = p.dir.join("trials");
+    std::fs::write(&trials, "0 8,16\n0 untiled\n0 4\n").unwrap();
+    let (ok, out, err) = run(exe, &[], &[(tuning::TRIALS, trials.to_str().unwrap())]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out, reference,
+        "the data after the trials are not the first run's"
+    );
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("polyc-trial:"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "polyc-trial: scop=0 trial=1 match=1",
+            "polyc-trial: scop=0 trial=2 match=1",
+            "polyc-trial: scop=0 trial=3 match=1"
+        ],
+        "{err}"
+    );
+    let sizes: Vec<String> = err
+        .lines()
+        .filter(|l| l.starts_with("polyc: scop=0 "))
+        .map(|l| profile(l, "tile_sizes") + " " + &profile(l, "untiled"))
+        .collect();
+    assert_eq!(sizes, ["32,32,32 1", "8,16,16 0", "32,32,32 1", "4,4,4 0"]);
+    // One process measured what one process per configuration measures, in fewer runs.
+    let runs = |extra: &[&str]| {
+        let out_dir = p.dir.join(format!("out{}", extra.len()));
+        let r = Command::new(env!("CARGO_BIN_EXE_polyc"))
+            .args([
+                "tune",
+                exe.to_str().unwrap(),
+                "--budget",
+                "12",
+                "--reps",
+                "1",
+                "--out",
+            ])
+            .arg(&out_dir)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out_dir.join("p-c.tune.json")).unwrap())
+                .unwrap();
+        json["runs"].as_u64().unwrap()
+    };
+    let (one, each) = (runs(&[]), runs(&["--per-process"]));
+    assert!(one * 3 <= each, "in-process {one} runs, per process {each}");
+}
+
+#[test]
+fn data_of_unknown_size_fall_back_to_one_process_each() {
+    let dir = polybench::harness::scratch_dir("tuning-fallback");
+    let src = dir.join("q.c");
+    std::fs::write(
+        &src,
+        PROGRAM
+            .replace("double A[130][130];\n", "")
+            .replace(
+                "int main(int argc, char **argv) {",
+                "static void kernel(int n, double A[][130]) {\n  int i, j, t;\n#pragma scop\n  for (t = 0; t < 4; t++)\n    for (i = 1; i < n; i++)\n      for (j = 1; j < n; j++)\n        A[i][j] = 0.5 * A[i - 1][j] + 0.25 * A[i][j - 1] + 0.125 * A[i][j] + t;\n#pragma endscop\n}\ndouble A[130][130];\nint main(int argc, char **argv) {",
+            )
+            .replacen("#pragma scop\n  for (t = 0; t < 4; t++)\n    for (i = 1; i < n; i++)\n      for (j = 1; j < n; j++)\n        A[i][j] = 0.5 * A[i - 1][j] + 0.25 * A[i][j - 1] + 0.125 * A[i][j] + t;\n#pragma endscop\n  for (i = 0; i < n; i += 7)", "  kernel(n, A);\n  for (i = 0; i < n; i += 7)", 1),
+    )
+    .unwrap();
+    let out = dir.join("q-c.c");
+    let (code, err) = common::polyc_to(&src, "c", &out);
+    assert_eq!(code, 0, "{err}");
+    let exe = dir.join("q-c");
+    common::gcc(&out, &exe, &["-fopenmp".to_string()]);
+    let r = Command::new(env!("CARGO_BIN_EXE_polyc"))
+        .args([
+            "tune",
+            exe.to_str().unwrap(),
+            "--budget",
+            "4",
+            "--reps",
+            "1",
+            "--out",
+        ])
+        .arg(&*dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{err}");
+    assert!(err.contains("in-process trials are not available"), "{err}");
+}

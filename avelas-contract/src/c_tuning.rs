@@ -5,11 +5,14 @@
 use crate::config::{
     MAX_SCOP_NUMBER, MAX_TILE_SIZE, MAX_TILE_SIZES, SIZES_FROM_DEFAULT, SIZES_FROM_ENV,
 };
-use crate::tuning::{HEADER, MAX_ENTRIES, MAX_LINE, SIZES_FROM_TUNED, SUFFIX, UNTILED, VARIABLE};
+use crate::tuning::{
+    HEADER, MAX_ENTRIES, MAX_LINE, SIZES_FROM_TUNED, SUFFIX, TRIALS, UNTILED, VARIABLE,
+};
 use crate::C_TARGET_FNS;
 
 /// C definitions of `polyc_tuning(scop, key, params)` (the entry of the tuning file for this
-/// SCoP, or -1), `polyc_tuned_untiled(tuned)`, and of the size functions that take the entry
+/// SCoP, or -1), `polyc_tuned_untiled(tuned)`, the in-process trials of `polyc tune`
+/// (`polyc_trials_begin`, `polyc_trial_start`, `polyc_trial_done`), and of the size functions that take the entry
 /// (`polyc_tile_size(scop, tuned, k)`, `polyc_sizes_from(scop, tuned)`). Needs
 /// [`crate::c_config::definitions`] before it.
 pub fn definitions() -> String {
@@ -163,6 +166,134 @@ static __attribute__((unused)) void polyc_tu_read(void) {{
   if (line == 0) polyc_tu_bad(path, 1, "expected the first line \"{HEADER}\"", "");
   fclose(f);
 }}
+/* In-process trials (polyc tune): {TRIALS} names a file of lines "SCOP SIZES" (SIZES as in a
+   tuning file, or {UNTILED}). The first execution of each SCoP listed runs with its default
+   configuration, then once per line, restoring the data it writes (`polyc_trials_begin` saved
+   them) before each; after each trial it prints "polyc-trial: scop=K trial=T match=0|1", whether
+   the data equal the first run's. The data are then left as the first run left them. A SCoP whose
+   written data have no declared size, or would take more than a quarter of the memory twice,
+   prints "polyc-trial: scop=K unavailable" and runs once. */
+static int polyc_tr_n = -1, polyc_tr_scop[{MAX_ENTRIES}], polyc_tr_entry[{MAX_ENTRIES}];
+static int polyc_tr_active = -1, polyc_tr_first = 0, polyc_tr_saves = 0;
+static char polyc_tr_done[{MAX_SCOP_NUMBER} + 1];
+static void **polyc_tr_ptr;
+static const size_t *polyc_tr_bytes;
+static unsigned char *polyc_tr_initial, *polyc_tr_expected;
+static __attribute__((unused)) void polyc_tr_load(void) {{
+  static char buf[{MAX_LINE} + 2];
+  const char *path = getenv("{TRIALS}");
+  FILE *f;
+  int line = 0;
+  polyc_tr_n = 0;
+  if (!path || !*path) return;
+  if (polyc_tu_n < 0) polyc_tu_read();
+  f = fopen(path, "r");
+  if (!f) {{
+    fprintf(stderr, "polyc: {TRIALS}=\"%s\": cannot read it: %s\n", path, strerror(errno));
+    exit(1);
+  }}
+  while (fgets(buf, sizeof buf, f)) {{
+    char *end, *s;
+    long scop;
+    int k = 0;
+    line++;
+    buf[strcspn(buf, "\n")] = 0;
+    errno = 0;
+    scop = strtol(buf, &end, 10);
+    if (end == buf || *end != ' ' || scop < 0 || scop > {MAX_SCOP_NUMBER}L || polyc_tu_n == {MAX_ENTRIES} || polyc_tr_n == {MAX_ENTRIES})
+      polyc_tu_bad(path, line, "expected SCOP SIZES", "");
+    s = end + 1;
+    if (strcmp(s, "{UNTILED}")) {{
+      for (;;) {{
+        long v;
+        if (*s < '0' || *s > '9' || k == {MAX_TILE_SIZES}) polyc_tu_bad(path, line, "expected SCOP SIZES", "");
+        errno = 0;
+        v = strtol(s, &end, 10);
+        if (errno == ERANGE || v <= 0 || v > {MAX_TILE_SIZE}L) polyc_tu_bad(path, line, "expected SCOP SIZES", "");
+        polyc_tu_val[polyc_tu_n][k++] = v;
+        s = end;
+        if (!*s) break;
+        if (*s++ != ',') polyc_tu_bad(path, line, "expected SCOP SIZES", "");
+      }}
+    }}
+    polyc_tu_len[polyc_tu_n] = k;
+    polyc_tu_key[polyc_tu_n] = (char *)"";
+    polyc_tr_scop[polyc_tr_n] = (int)scop;
+    polyc_tr_entry[polyc_tr_n++] = polyc_tu_n++;
+  }}
+  fclose(f);
+}}
+/* How many trials the SCoP's block runs after its first run (0: none); saves the `n` blocks of
+   written data `ptr[i]` (`bytes[i]` bytes each; a null pointer: size unknown). */
+static inline __attribute__((unused)) int polyc_trials_begin(int scop, int n, void **ptr, const size_t *bytes) {{
+  int e, count = 0;
+  size_t total = 0, at = 0;
+  if (polyc_tr_n < 0) polyc_tr_load();
+  if (!polyc_tr_n || scop < 0 || scop > {MAX_SCOP_NUMBER} || polyc_tr_done[scop]) return 0;
+  polyc_tr_done[scop] = 1;
+  for (e = 0; e < polyc_tr_n; e++)
+    if (polyc_tr_scop[e] == scop && count++ == 0) polyc_tr_first = e;
+  if (!count) return 0;
+  for (e = 0; e < n; e++) {{
+    if (!ptr[e]) total = (size_t)-1;
+    if (total != (size_t)-1) total += bytes[e];
+  }}
+  {{
+    const double memory = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (total == (size_t)-1 || (memory > 0 && 2.0 * (double)total > memory / 4)) {{
+      fprintf(stderr, "polyc-trial: scop=%d unavailable\n", scop);
+      return 0;
+    }}
+  }}
+  polyc_tr_initial = (unsigned char *)malloc(total + 1);
+  polyc_tr_expected = (unsigned char *)malloc(total + 1);
+  if (!polyc_tr_initial || !polyc_tr_expected) {{
+    free(polyc_tr_initial);
+    free(polyc_tr_expected);
+    fprintf(stderr, "polyc-trial: scop=%d unavailable\n", scop);
+    return 0;
+  }}
+  for (e = 0; e < n; e++) {{
+    memcpy(polyc_tr_initial + at, ptr[e], bytes[e]);
+    at += bytes[e];
+  }}
+  polyc_tr_ptr = ptr;
+  polyc_tr_bytes = bytes;
+  polyc_tr_saves = n;
+  return count;
+}}
+/* Copies the saved data `from` into the SCoP's data (`back`), or the SCoP's data into `from`
+   (`!back`), or compares them (`compare`: whether equal). */
+static inline __attribute__((unused)) int polyc_tr_copy(unsigned char *from, int back, int compare) {{
+  size_t at = 0;
+  int e, same = 1;
+  for (e = 0; e < polyc_tr_saves; e++) {{
+    if (compare) same &= !memcmp(polyc_tr_ptr[e], from + at, polyc_tr_bytes[e]);
+    else if (back) memcpy(polyc_tr_ptr[e], from + at, polyc_tr_bytes[e]);
+    else memcpy(from + at, polyc_tr_ptr[e], polyc_tr_bytes[e]);
+    at += polyc_tr_bytes[e];
+  }}
+  return same;
+}}
+/* Before run `trial` of the block (0: the default configuration). */
+static inline __attribute__((unused)) void polyc_trial_start(int scop, int trial) {{
+  (void)scop;
+  if (trial == 0) return;
+  polyc_tr_copy(polyc_tr_initial, 1, 0);
+  polyc_tr_active = polyc_tr_entry[polyc_tr_first + trial - 1];
+}}
+/* After run `trial` of `trials`. */
+static inline __attribute__((unused)) void polyc_trial_done(int scop, int trial, int trials) {{
+  if (trials == 0) return;
+  if (trial == 0) polyc_tr_copy(polyc_tr_expected, 0, 0);
+  else fprintf(stderr, "polyc-trial: scop=%d trial=%d match=%d\n", scop, trial, polyc_tr_copy(polyc_tr_expected, 0, 1));
+  if (trial == trials) {{
+    polyc_tr_copy(polyc_tr_expected, 1, 0);
+    free(polyc_tr_initial);
+    free(polyc_tr_expected);
+    polyc_tr_active = -1;
+  }}
+}}
 /* The entry of the tuning file for SCoP `scop` (its key's first four fields `key`, the
    parameters' values `params`), or -1; -1 too when POLYC_TILE_SIZES has a list for the SCoP
    (the environment overrides the file). With POLYC_PROFILE=1 it prints the SCoP's whole key. */
@@ -174,6 +305,7 @@ static inline __attribute__((unused)) int {tuning}(int scop, const char *key, co
 #endif
   snprintf(full, sizeof full, "%s device=openmp-%d params=%s", key, threads, params);
   if (polyc_profile()) fprintf(stderr, "polyc-key: %s\n", full);
+  if (polyc_tr_active >= 0) return polyc_tr_active;
   if (polyc_ts_list(scop) >= 0) return -1;
   if (polyc_tu_n < 0) polyc_tu_read();
   for (e = 0; e < polyc_tu_n; e++)

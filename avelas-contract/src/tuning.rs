@@ -27,6 +27,9 @@ pub const HEADER: &str = "polyc-tuning 1";
 pub const SUFFIX: &str = ".tuning";
 /// The variable that names another tuning file.
 pub const VARIABLE: &str = "POLYC_TUNING";
+/// The variable with which `polyc tune` asks a C-target program for in-process trials: a file
+/// of lines `SCOP SIZES` (SIZES as in an entry), tried one after another in one process.
+pub const TRIALS: &str = "POLYC_TUNE_TRIALS";
 /// The `sizes=` of an entry that runs the SCoP in its original order (the C target).
 pub const UNTILED: &str = "untiled";
 /// The fields of a key, in order.

@@ -45,6 +45,11 @@ pub trait HostDialect {
     }
     /// The profile line's keys (` key=%fmt`) and C values after the common ones.
     fn profile(&self) -> Vec<(&'static str, String)>;
+    /// Code before and after the block that runs it again for `polyc tune`'s in-process trials
+    /// (the C target), if the target has them.
+    fn trials(&self) -> Option<(String, String)> {
+        None
+    }
 }
 
 /// Stands for the SCoP's fingerprint in its tuning key until the block is printed.
@@ -80,6 +85,9 @@ pub fn print(d: &impl HostDialect, ir: &ScopIr, program: &str) -> String {
         None => format!("{}({}, polyc_tuned)", config.sizes_from, ir.id),
     };
     out.push_str(&epilogue(ir, &from, &d.profile(), &config));
+    if let Some((head, tail)) = d.trials() {
+        out = format!("{head}{}{tail}", indent(&out, 2));
+    }
     // The fingerprint covers the block as printed: another schedule, tiling or target, or
     // another polyc that prints differently, makes another key.
     out.replace(FINGERPRINT, &tuning::fingerprint(&out))

@@ -101,6 +101,61 @@ impl HostDialect for OpenMp<'_> {
         vec![("untiled=%d", "polyc_untiled".into())]
     }
 
+    /// The block in a loop over `polyc tune`'s trials, which saves the data the SCoP writes
+    /// first (a null pointer for an array whose size the declaration does not give).
+    fn trials(&self) -> Option<(String, String)> {
+        if self.fixed_sizes.is_some() {
+            return None;
+        }
+        let (ptrs, bytes): (Vec<String>, Vec<String>) = self
+            .ir
+            .data
+            .data
+            .iter()
+            .filter(|d| d.written && d.expands.is_none())
+            .map(|d| {
+                let name = crate::names::user(&d.name);
+                if d.extents.is_empty() {
+                    return (format!("(void *)&{name}"), format!("sizeof({name})"));
+                }
+                let extents: Option<Vec<String>> = d
+                    .extents
+                    .iter()
+                    .map(|e| e.as_ref().map(|e| format!("(size_t)(long)({e})")))
+                    .collect();
+                match extents {
+                    Some(e) => (
+                        format!("(void *)({name})"),
+                        format!("{} * sizeof({})", e.join(" * "), d.elem),
+                    ),
+                    None => ("(void *)0".into(), "0".into()),
+                }
+            })
+            .unzip();
+        let id = self.ir.id;
+        let n = ptrs.len();
+        let head = format!(
+            "  void *polyc_saved[{}] = {{{}}};
+  const size_t polyc_saved_bytes[{}] = {{{}}};
+  const int polyc_trials = polyc_trials_begin({id}, {n}, polyc_saved, polyc_saved_bytes);
+  for (int polyc_trial = 0; polyc_trial <= polyc_trials; polyc_trial++) {{
+  polyc_trial_start({id}, polyc_trial);
+  {{
+",
+            n.max(1),
+            if n == 0 { "0".into() } else { ptrs.join(", ") },
+            n.max(1),
+            if n == 0 { "0".into() } else { bytes.join(", ") },
+        );
+        let tail = format!(
+            "  }}
+  polyc_trial_done({id}, polyc_trial, polyc_trials);
+  }}
+"
+        );
+        Some((head, tail))
+    }
+
     fn group(&self, g: usize, args: &[Expr]) -> String {
         let group = &self.ir.groups[g];
         let mut out = group_opening(group, args);

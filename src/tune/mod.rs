@@ -66,6 +66,10 @@ pub struct TuneCli {
     /// Tile sizes tried: powers of two, or those and the values halfway between.
     #[arg(long, value_enum, default_value = "between")]
     pub values: ValuesArg,
+    /// Run every configuration in a process of its own (the C target otherwise tries a batch of
+    /// configurations inside one process, restoring the data the SCoP writes before each).
+    #[arg(long)]
+    pub per_process: bool,
     /// Do not compare outputs (for programs whose output differs from run to run).
     #[arg(long)]
     pub no_verify: bool,
@@ -147,6 +151,21 @@ pub struct ScopSearch {
     pub search: Search,
     pub measured: Measured,
     pub default_ms: f64,
+    /// The configuration the default runs (the original order, or 32 everywhere).
+    pub default: Candidate,
+    /// The finalists, each measured again in processes of its own: median ms (`None`: rejected).
+    pub confirmed: Vec<(Candidate, Option<f64>)>,
+}
+
+impl ScopSearch {
+    /// The configuration to write: the fastest finalist, else the search's best.
+    pub fn chosen(&self) -> Option<(&Candidate, f64)> {
+        self.confirmed
+            .iter()
+            .filter_map(|(c, t)| t.map(|t| (c, t)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .or_else(|| best(&self.measured))
+    }
 }
 
 fn tune(cli: &TuneCli) -> Result<i32, String> {
@@ -184,6 +203,7 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
     let mut log: Vec<Measurement> = Vec::new();
     let mut runs = 0usize;
     let corrupt = std::env::var(CORRUPT).ok();
+    let mut in_process = reference.target == "c" && !cli.per_process;
     loop {
         let over_time = cli
             .budget_seconds
@@ -191,8 +211,8 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         if over_time {
             break;
         }
-        let plan = next_plan(&mut scops, cli.budget);
-        if plan.is_empty() {
+        let batch = next_batch(&mut scops, cli.budget, if in_process { BATCH } else { 1 });
+        if batch.is_empty() {
             break;
         }
         let check = Check {
@@ -204,8 +224,35 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
             limit,
             corrupt: corrupt.as_deref(),
         };
-        let (results, n) = check.plan(&scops, &plan);
-        runs += n;
+        let mut results = Vec::new();
+        if in_process {
+            match check.in_process(&batch) {
+                Some((r, n)) => {
+                    results = r;
+                    runs += n;
+                }
+                None => {
+                    in_process = false;
+                    runs += 1;
+                    bar.suspend(|| {
+                        eprintln!("polyc: in-process trials are not available for this program (a SCoP writes data of unknown size, or too much, or a trial failed); one process per configuration")
+                    });
+                }
+            }
+        }
+        if results.is_empty() {
+            // One process per configuration: every SCoP's i-th configuration in the i-th runs.
+            let longest = batch.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
+            for i in 0..longest {
+                let plan: Vec<(usize, Candidate)> = batch
+                    .iter()
+                    .filter_map(|(scop, cs)| cs.get(i).map(|c| (*scop, c.clone())))
+                    .collect();
+                let (r, n) = check.plan(&scops, &plan);
+                runs += n;
+                results.extend(r);
+            }
+        }
         for m in results {
             // The original order is offered to every SCoP of the C target; those without one
             // just do not apply it.
@@ -229,6 +276,17 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         bar.set_position(scops.values().map(|s| s.measured.len()).max().unwrap_or(0) as u64);
         bar.set_message(best_line(&scops));
     }
+    bar.set_message("measuring the finalists one process each");
+    let check = Check {
+        program: &program,
+        reference: &reference.output,
+        tolerance,
+        verify: !cli.no_verify,
+        reps: cli.reps,
+        limit,
+        corrupt: corrupt.as_deref(),
+    };
+    runs += confirm(&check, &mut scops);
     bar.finish_and_clear();
     report(
         cli,
@@ -379,6 +437,15 @@ fn spaces(cli: &TuneCli, reference: &Reference) -> BTreeMap<usize, ScopSearch> {
                 search: Search::new(cli.strategy, space, cli.seed.wrapping_add(scop as u64)),
                 measured: Measured::new(),
                 default_ms: median(&times),
+                default: if r.untiled == Some(true) {
+                    Candidate {
+                        tuned: Tuned::Untiled,
+                        local_mem: None,
+                    }
+                } else {
+                    Candidate::sizes(vec![avelas_contract::config::DEFAULT_TILE_SIZE; r.depth])
+                },
+                confirmed: Vec::new(),
             },
         );
     }
@@ -394,21 +461,74 @@ fn largest_param(key: &str) -> Option<i64> {
         .max()
 }
 
-/// The next configuration of each SCoP whose search goes on (within the budget).
-fn next_plan(
-    scops: &mut BTreeMap<usize, ScopSearch>,
-    budget: Option<usize>,
-) -> Vec<(usize, Candidate)> {
-    let mut plan = Vec::new();
-    for (&scop, s) in scops.iter_mut() {
-        if budget.is_some_and(|b| s.measured.len() >= b) {
-            continue;
+/// How many of the search's best configurations are measured again, one process each.
+const FINALISTS: usize = 3;
+
+/// Measures each SCoP's [`FINALISTS`] best configurations and its default one again, each in
+/// processes of their own (in-process trials run with warm caches and OpenMP's threads started,
+/// which a program that runs its SCoP once does not have; and one more measurement tempers the
+/// noise of the search's); the runs made.
+fn confirm(check: &Check, scops: &mut BTreeMap<usize, ScopSearch>) -> usize {
+    let mut finalists: BTreeMap<usize, Vec<Candidate>> = BTreeMap::new();
+    for (&k, s) in scops.iter() {
+        let mut ranked: Vec<(&Candidate, f64)> = s
+            .measured
+            .iter()
+            .filter_map(|(c, t)| t.map(|t| (c, t)))
+            .collect();
+        ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let mut list: Vec<Candidate> = ranked
+            .iter()
+            .take(FINALISTS)
+            .map(|(c, _)| (*c).clone())
+            .collect();
+        if !ranked.is_empty()
+            && !list.contains(&s.default)
+            && s.measured.get(&s.default) != Some(&None)
+        {
+            list.push(s.default.clone());
         }
-        if let Some(c) = s.search.propose(&s.measured) {
-            plan.push((scop, c));
+        finalists.insert(k, list);
+    }
+    let mut runs = 0;
+    let longest = finalists.values().map(Vec::len).max().unwrap_or(0);
+    for i in 0..longest {
+        let plan: Vec<(usize, Candidate)> = finalists
+            .iter()
+            .filter_map(|(k, cs)| cs.get(i).map(|c| (*k, c.clone())))
+            .collect();
+        let (results, n) = check.plan(scops, &plan);
+        runs += n;
+        for m in results {
+            let t = m.median();
+            scops
+                .get_mut(&m.scop)
+                .expect("planned SCoPs exist")
+                .confirmed
+                .push((m.candidate, t));
         }
     }
-    plan
+    runs
+}
+
+/// The configurations measured together in one process, at most.
+const BATCH: usize = 64;
+
+/// The next configurations (at most `max`) of each SCoP whose search goes on, within the budget.
+fn next_batch(
+    scops: &mut BTreeMap<usize, ScopSearch>,
+    budget: Option<usize>,
+    max: usize,
+) -> Vec<(usize, Vec<Candidate>)> {
+    let mut batch = Vec::new();
+    for (&scop, s) in scops.iter_mut() {
+        let left = budget.map_or(max, |b| b.saturating_sub(s.measured.len()).min(max));
+        let next = s.search.propose_batch(&s.measured, left);
+        if !next.is_empty() {
+            batch.push((scop, next));
+        }
+    }
+    batch
 }
 
 /// The tuning file that gives each SCoP of `plan` its configuration.
@@ -470,6 +590,69 @@ impl Check<'_> {
             }
         }
         (results, runs)
+    }
+
+    /// Each SCoP's configurations `batch` as in-process trials (the C target), each repeated
+    /// `reps` times, in one run; the measurements and the runs made (`None`: the program cannot run
+    /// them, or the run failed: measure them one process each).
+    fn in_process(&self, batch: &[(usize, Vec<Candidate>)]) -> Option<(Vec<Measurement>, usize)> {
+        let mut lines = String::new();
+        let mut trials = 0u32;
+        for (scop, cs) in batch {
+            for c in cs {
+                for _ in 0..self.reps {
+                    lines.push_str(&format!("{scop} {}\n", c.tuned));
+                    trials += 1;
+                }
+            }
+        }
+        let limit = self.limit * (trials + 1);
+        let r = self
+            .program
+            .run_trials(&TuningFile::default(), Some(&lines), limit)
+            .ok()?;
+        let agrees = !self.verify || agree(&r.output, self.reference, self.tolerance);
+        if !r.no_trials.is_empty() || !agrees {
+            return None;
+        }
+        let mut results = Vec::new();
+        for (scop, cs) in batch {
+            // The SCoP's profile lines: the default run, then one per trial.
+            let runs: Vec<&runner::Execution> =
+                r.executions.iter().filter(|e| e.scop == *scop).collect();
+            let matches: Vec<bool> = r
+                .trials
+                .iter()
+                .filter(|t| t.0 == *scop)
+                .map(|t| t.2)
+                .collect();
+            let expected = cs.len() * self.reps as usize;
+            if matches.len() != expected || runs.len() < expected + 1 {
+                return None;
+            }
+            for (i, c) in cs.iter().enumerate() {
+                let mut m = Measurement {
+                    scop: *scop,
+                    candidate: c.clone(),
+                    samples: Vec::new(),
+                    status: "ok",
+                };
+                for k in i * self.reps as usize..(i + 1) * self.reps as usize {
+                    let e = runs[1 + k];
+                    let applied = e.sizes_from == avelas_contract::tuning::SIZES_FROM_TUNED
+                        && (c.tuned != Tuned::Untiled || e.untiled == Some(true));
+                    let corrupted = self.corrupt == Some(c.to_string().as_str());
+                    if !applied {
+                        m.status = "not-applied";
+                    } else if self.verify && (!matches[k] || corrupted) {
+                        m.status = "mismatch";
+                    }
+                    m.samples.push(e.cost);
+                }
+                results.push(m);
+            }
+        }
+        Some((results, 1))
     }
 
     /// `plan` run `reps` times in one batch of runs.
@@ -579,7 +762,7 @@ fn report(
     };
     let mut chosen = TuningFile::default();
     for s in scops.values() {
-        if let Some((c, _)) = best(&s.measured) {
+        if let Some((c, _)) = s.chosen() {
             let entry = Entry {
                 key: s.key.clone(),
                 tuned: c.tuned.clone(),
@@ -640,9 +823,9 @@ fn report(
         let tried = s.measured.len();
         let rejected = s.measured.values().filter(|t| t.is_none()).count();
         let tuned = check.scops.get(k).map(|r| r.cost());
-        match (best(&s.measured), tuned) {
+        match (s.chosen(), tuned) {
             (Some((c, t)), Some(now)) => println!(
-                "  scop {k}: {c}: {t:.3} ms in the search, {now:.3} ms tuned against {:.3} ms default ({:.2}x); {tried} of {} configurations, {rejected} rejected",
+                "  scop {k}: {c}: {t:.3} ms measured alone, {now:.3} ms tuned against {:.3} ms default ({:.2}x); {tried} of {} configurations, {rejected} rejected",
                 s.default_ms,
                 s.default_ms / now,
                 s.search.space.len()
@@ -701,6 +884,8 @@ fn json(
                 "sizes": s.search.space.sizes,
                 "default_ms": s.default_ms,
                 "best": best(&s.measured).map(|(c, t)| serde_json::json!({"config": c.to_string(), "median_ms": t})),
+                "chosen": s.chosen().map(|(c, t)| serde_json::json!({"config": c.to_string(), "median_ms": t})),
+                "confirmed": s.confirmed.iter().map(|(c, t)| serde_json::json!({"config": c.to_string(), "median_ms": t})).collect::<Vec<_>>(),
                 "tuned_ms": check.scops.get(k).map(|r| r.cost()),
                 "measurements": ms,
             })

@@ -32,10 +32,25 @@ impl ScopReport {
     }
 }
 
+/// One profile line: the SCoP, its time (as [`ScopReport::cost`]), `untiled=`, `sizes_from=`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Execution {
+    pub scop: usize,
+    pub cost: f64,
+    pub untiled: Option<bool>,
+    pub sizes_from: String,
+}
+
 /// One run's results.
 #[derive(Debug, Clone)]
 pub struct RunReport {
     pub scops: BTreeMap<usize, ScopReport>,
+    /// Every profile line, in order.
+    pub executions: Vec<Execution>,
+    /// `polyc-trial:` lines: SCoP, trial, whether its data equal the first run's.
+    pub trials: Vec<(usize, usize, bool)>,
+    /// SCoPs whose in-process trials were unavailable.
+    pub no_trials: Vec<usize>,
     /// stdout, then stderr without polyc's own lines: what verification compares.
     pub output: String,
     pub wall: Duration,
@@ -70,6 +85,17 @@ const OVERRIDES: [&str; 5] = [
 impl Program {
     /// Runs the program once with `file` as its tuning file, killed after `limit`.
     pub fn run(&self, file: &TuningFile, limit: Duration) -> Result<RunReport, RunFailure> {
+        self.run_trials(file, None, limit)
+    }
+
+    /// Runs the program once with `file` as its tuning file and, if any, the in-process trials
+    /// `trials` (`SCOP SIZES` lines), killed after `limit`.
+    pub fn run_trials(
+        &self,
+        file: &TuningFile,
+        trials: Option<&str>,
+        limit: Duration,
+    ) -> Result<RunReport, RunFailure> {
         let path = self.scratch.join("candidate.tuning");
         std::fs::write(&path, file.render(&[]))
             .map_err(|e| RunFailure::Failed(format!("cannot write {}: {e}", path.display())))?;
@@ -77,6 +103,13 @@ impl Program {
         cmd.args(&self.args);
         for v in OVERRIDES {
             cmd.env_remove(v);
+        }
+        cmd.env_remove(tuning::TRIALS);
+        if let Some(t) = trials {
+            let path = self.scratch.join("trials");
+            std::fs::write(&path, t)
+                .map_err(|e| RunFailure::Failed(format!("cannot write {}: {e}", path.display())))?;
+            cmd.env(tuning::TRIALS, path);
         }
         cmd.env("POLYC_PROFILE", "1")
             .env(tuning::VARIABLE, &path)
@@ -127,8 +160,12 @@ impl Program {
             )));
         }
         let (scops, rest) = parse_stderr(&stderr).map_err(RunFailure::Failed)?;
+        let (executions, trials, no_trials) = parse_trials(&stderr);
         Ok(RunReport {
             scops,
+            executions,
+            trials,
+            no_trials,
             output: format!("{stdout}{rest}"),
             wall,
         })
@@ -177,6 +214,36 @@ fn parse_stderr(stderr: &str) -> Result<(BTreeMap<usize, ScopReport>, String), S
         }
     }
     Ok((scops, rest))
+}
+
+type Trials = (Vec<Execution>, Vec<(usize, usize, bool)>, Vec<usize>);
+
+/// Every profile line, and the in-process trials' lines, of a run's stderr.
+fn parse_trials(stderr: &str) -> Trials {
+    let (mut executions, mut trials, mut none) = (Vec::new(), Vec::new(), Vec::new());
+    for line in stderr.lines() {
+        let fields: BTreeMap<&str, &str> =
+            line.split(' ').filter_map(|f| f.split_once('=')).collect();
+        let number = |k: &str| fields.get(k).and_then(|v| v.parse::<f64>().ok());
+        let scop = fields.get("scop").and_then(|v| v.parse::<usize>().ok());
+        if line.starts_with("polyc: scop=") {
+            if let (Some(scop), Some(time)) = (scop, number("time_ms")) {
+                executions.push(Execution {
+                    scop,
+                    cost: number("kernel_ms").unwrap_or(time),
+                    untiled: fields.get("untiled").map(|u| *u == "1"),
+                    sizes_from: fields.get("sizes_from").unwrap_or(&"").to_string(),
+                });
+            }
+        } else if line.starts_with("polyc-trial: ") {
+            match (scop, number("trial"), fields.get("match")) {
+                (Some(s), Some(t), Some(m)) => trials.push((s, t as usize, *m == "1")),
+                (Some(s), _, _) if line.ends_with(" unavailable") => none.push(s),
+                _ => {}
+            }
+        }
+    }
+    (executions, trials, none)
 }
 
 /// Whether two outputs agree: equal text, or with `tolerance > 0`, equal but for numbers whose
@@ -231,6 +298,22 @@ mod tests {
         assert_eq!((s.time_ms, s.depth, s.untiled), (4.0, 1, Some(true)));
         assert!(s.key.ends_with("params=n=4"));
         assert_eq!((s.cost(), rest.as_str()), (4.0, "A = 1.00\n"));
+    }
+
+    #[test]
+    fn trial_lines_are_read_in_order() {
+        let err =
+            "polyc: scop=1 tile_sizes=8 sizes_from=default tiled_depth=1 time_ms=3 untiled=1\n\
+                   polyc: scop=1 tile_sizes=8 sizes_from=tuned tiled_depth=1 time_ms=2 untiled=0\n\
+                   polyc-trial: scop=1 trial=1 match=0\n\
+                   polyc-trial: scop=2 unavailable\n";
+        let (e, t, n) = parse_trials(err);
+        assert_eq!(e.len(), 2);
+        assert_eq!(
+            (e[1].cost, e[1].untiled, e[1].sizes_from.as_str()),
+            (2.0, Some(false), "tuned")
+        );
+        assert_eq!((t, n), (vec![(1, 1, false)], vec![2]));
     }
 
     #[test]

@@ -89,6 +89,23 @@ impl Search {
         }
     }
 
+    /// Up to `max` configurations to measure next: what the strategy proposes without knowing
+    /// their times (guided: the grid, or the neighbours of the best so far).
+    pub fn propose_batch(&mut self, measured: &Measured, max: usize) -> Vec<Candidate> {
+        let mut seen = measured.clone();
+        let mut out = Vec::new();
+        while out.len() < max {
+            match self.propose(&seen) {
+                Some(c) => {
+                    seen.insert(c.clone(), None);
+                    out.push(c);
+                }
+                None => break,
+            }
+        }
+        out
+    }
+
     fn guided(&mut self, measured: &Measured) -> Option<Candidate> {
         if !self.seeded {
             self.seeded = true;
@@ -217,6 +234,25 @@ mod tests {
             Tuned::Sizes(s) => (s[0] + s[1]) as f64,
         });
         assert!(m.contains_key(&Candidate::sizes(vec![4, 4])), "{m:?}");
+    }
+
+    #[test]
+    fn batches_propose_what_single_steps_do() {
+        let space = Space::new(3, 4, 256, 256, Values::Pow2);
+        let one = walk(Kind::Guided, space.clone(), bowl);
+        let mut s = Search::new(Kind::Guided, space, 7);
+        let mut m = Measured::new();
+        loop {
+            let batch = s.propose_batch(&m, 64);
+            if batch.is_empty() {
+                break;
+            }
+            for c in batch {
+                let t = bowl(&c);
+                m.insert(c, Some(t));
+            }
+        }
+        assert_eq!(best(&m).map(|b| b.1), best(&one).map(|b| b.1));
     }
 
     #[test]
