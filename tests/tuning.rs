@@ -402,3 +402,40 @@ fn data_of_unknown_size_fall_back_to_one_process_each() {
     assert!(r.status.success(), "{err}");
     assert!(err.contains("in-process trials are not available"), "{err}");
 }
+
+#[test]
+fn compare_recompile_rebuilds_the_configurations_searched() {
+    let dir = polybench::harness::scratch_dir("tuning-recompile");
+    let src = dir.join("p.c");
+    std::fs::write(&src, PROGRAM).unwrap();
+    let r = Command::new(env!("CARGO_BIN_EXE_polyc"))
+        .args([
+            "tune",
+            src.to_str().unwrap(),
+            "--budget",
+            "3",
+            "--reps",
+            "1",
+        ])
+        .args(["--compare-recompile", "--out"])
+        .arg(&*dir)
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr),
+    );
+    assert!(r.status.success(), "{out}{err}");
+    assert!(
+        out.contains("iterative compilation measured 3 configurations")
+            && out.contains("this search measured 3 in"),
+        "{out}"
+    );
+    // Not for a built program, nor another target.
+    let (code, _, err) = common::polyc(&[
+        "tune",
+        dir.join("p").to_str().unwrap(),
+        "--compare-recompile",
+    ]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -7,6 +7,7 @@
 //! configuration, and each SCoP is timed by its own profile line.
 
 pub mod plot;
+pub mod recompile;
 pub mod runner;
 pub mod space;
 pub mod strategy;
@@ -70,6 +71,11 @@ pub struct TuneCli {
     /// configurations inside one process, restoring the data the SCoP writes before each).
     #[arg(long)]
     pub per_process: bool,
+    /// Also measure the configurations the search measured (those of the first tiled SCoP) the
+    /// iterative-compilation way, sizes fixed at compile time and the program rebuilt for each,
+    /// and report both searches' times (tuning a C file, C target).
+    #[arg(long)]
+    pub compare_recompile: bool,
     /// Do not compare outputs (for programs whose output differs from run to run).
     #[arg(long)]
     pub no_verify: bool,
@@ -107,6 +113,11 @@ pub fn main(args: Vec<String>) -> i32 {
     }
     if let Err(e) = crate::build::check_macros(&cli.define, &cli.undefine) {
         eprintln!("polyc: error: {e}");
+        return 2;
+    }
+    let is_c = cli.sources[0].extension().is_some_and(|e| e == "c");
+    if cli.compare_recompile && (!is_c || cli.target.is_some_and(|t| t != TargetArg::C)) {
+        eprintln!("polyc: error: --compare-recompile rebuilds the program: give the C file, and the C target");
         return 2;
     }
     match tune(&cli) {
@@ -276,6 +287,21 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         bar.set_position(scops.values().map(|s| s.measured.len()).max().unwrap_or(0) as u64);
         bar.set_message(best_line(&scops));
     }
+    let search_seconds = started.elapsed().as_secs_f64() - reference.seconds;
+    let recompiled = match (cli.compare_recompile, scops.keys().next()) {
+        (true, Some(&first)) => {
+            bar.set_message("rebuilding for --compare-recompile");
+            Some(recompile::compare(
+                cli,
+                first,
+                &log,
+                &reference.output,
+                scratch.path(),
+                limit,
+            )?)
+        }
+        _ => None,
+    };
     bar.set_message("measuring the finalists one process each");
     let check = Check {
         program: &program,
@@ -288,6 +314,22 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
     };
     runs += confirm(&check, &mut scops);
     bar.finish_and_clear();
+    if let Some(r) = &recompiled {
+        let searched = log
+            .iter()
+            .filter(|m| Some(&m.scop) == scops.keys().next())
+            .count();
+        println!(
+            "polyc tune: iterative compilation measured {} configurations in {:.1} s ({:.2} s each); this search measured {searched} in {search_seconds:.1} s ({:.3} s each): {:.1}x cheaper{}",
+            r.configurations,
+            r.seconds,
+            r.seconds / r.configurations.max(1) as f64,
+            search_seconds / searched.max(1) as f64,
+            r.seconds / search_seconds.max(1e-9),
+            if r.mismatches > 0 { format!("; {} rebuilt runs printed something else", r.mismatches) } else { String::new() }
+        );
+    }
+    let rebuilding = Duration::from_secs_f64(recompiled.as_ref().map_or(0.0, |r| r.seconds));
     report(
         cli,
         &exe,
@@ -297,7 +339,7 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         &scops,
         &log,
         runs,
-        started.elapsed(),
+        started.elapsed().saturating_sub(rebuilding),
     )
 }
 
@@ -342,7 +384,8 @@ fn program(cli: &TuneCli, scratch: &Path) -> Result<(PathBuf, PathBuf), String> 
     let me = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut cmd = Command::new(me);
     cmd.arg("build").args(&cli.sources).arg("-o").arg(&exe);
-    if let Some(t) = cli.target {
+    // --compare-recompile rebuilds for the C target: the search must run the same programs.
+    if let Some(t) = cli.target.or(cli.compare_recompile.then_some(TargetArg::C)) {
         cmd.arg("--target").arg(t.flag());
     }
     for i in &cli.include {
@@ -366,12 +409,15 @@ fn program(cli: &TuneCli, scratch: &Path) -> Result<(PathBuf, PathBuf), String> 
 /// The default configuration's runs: what every other must print, and each SCoP's time.
 pub struct Reference {
     pub output: String,
+    /// How long its runs took.
+    pub seconds: f64,
     pub runs: Vec<RunReport>,
     pub wall: Duration,
     pub target: String,
 }
 
 fn reference(program: &Program, cli: &TuneCli) -> Result<Reference, String> {
+    let started = Instant::now();
     let mut runs = Vec::new();
     // Two runs at least, to see whether the output is reproducible at all.
     for _ in 0..cli.reps.max(2) {
@@ -401,6 +447,7 @@ fn reference(program: &Program, cli: &TuneCli) -> Result<Reference, String> {
         .to_string();
     Ok(Reference {
         output,
+        seconds: started.elapsed().as_secs_f64(),
         wall: Duration::from_secs_f64(median(&walls)),
         runs,
         target,

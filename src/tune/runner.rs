@@ -96,6 +96,21 @@ impl Program {
         trials: Option<&str>,
         limit: Duration,
     ) -> Result<RunReport, RunFailure> {
+        self.launch(file, trials, &[], limit)
+    }
+
+    /// Runs the program once without tuning entries, with the variables `env` too.
+    pub fn run_with(&self, env: &[(&str, &str)], limit: Duration) -> Result<RunReport, RunFailure> {
+        self.launch(&TuningFile::default(), None, env, limit)
+    }
+
+    fn launch(
+        &self,
+        file: &TuningFile,
+        trials: Option<&str>,
+        env: &[(&str, &str)],
+        limit: Duration,
+    ) -> Result<RunReport, RunFailure> {
         let path = self.scratch.join("candidate.tuning");
         std::fs::write(&path, file.render(&[]))
             .map_err(|e| RunFailure::Failed(format!("cannot write {}: {e}", path.display())))?;
@@ -111,6 +126,7 @@ impl Program {
                 .map_err(|e| RunFailure::Failed(format!("cannot write {}: {e}", path.display())))?;
             cmd.env(tuning::TRIALS, path);
         }
+        cmd.envs(env.iter().copied());
         cmd.env("POLYC_PROFILE", "1")
             .env(tuning::VARIABLE, &path)
             .stdin(Stdio::null())
