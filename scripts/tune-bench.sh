@@ -40,7 +40,7 @@ for k in "${kernels[@]}"; do
   gcc -O3 -march=native "${flags[@]}" -DPOLYBENCH_TIME "$src" "$suite/utilities/polybench.c" \
     -o "$work/$k-original" -lm
   "$polyc" --target c "${flags[@]}" "$src" -o "$work/$k.c" 2>/dev/null
-  gcc -O3 -march=native -fopenmp "${flags[@]}" "$work/$k.c" "$suite/utilities/polybench.c" \
+  gcc -O3 -march=native $("$polyc" --print-cflags) "${flags[@]}" "$work/$k.c" "$suite/utilities/polybench.c" \
     -o "$work/$k" -lm
   original=$(for _ in $(seq "$reps"); do "$work/$k-original" 2>/dev/null; done | median)
   original_ms=$(awk -v s="$original" 'BEGIN { printf "%.3f", 1e3 * s }')

@@ -60,9 +60,10 @@ static __attribute__((unused)) void polyc_tu_entry(const char *path, int line, c
     polyc_tu_bad(path, line, "expected the key's fields, sizes= and maybe local_mem=, separated by single spaces", "");
   for (e = 0; e < n; e++) {{
     const size_t len = strlen(names[e]);
-    const char *v = field[e] + len + 1;
-    if (strncmp(field[e], names[e], len) || field[e][len] != '=' || !*v)
+    const char *v;
+    if (strncmp(field[e], names[e], len) || field[e][len] != '=' || !field[e][len + 1])
       polyc_tu_bad(path, line, "expected a field and a value: ", field[e]);
+    v = field[e] + len + 1;
     for (; *v; v++)
       if (*v <= ' ' || *v > '~') polyc_tu_bad(path, line, "a value holds a character that is not printable ASCII: ", field[e]);
   }}
@@ -277,10 +278,15 @@ static inline __attribute__((unused)) int polyc_tr_copy(unsigned char *from, int
 }}
 /* Before run `trial` of the block (0: the default configuration). */
 static inline __attribute__((unused)) void polyc_trial_start(int scop, int trial) {{
-  (void)scop;
   if (trial == 0) return;
   polyc_tr_copy(polyc_tr_initial, 1, 0);
-  polyc_tr_active = polyc_tr_entry[polyc_tr_first + trial - 1];
+  /* The SCoP's `trial`-th line (the lines of several SCoPs may interleave). */
+  {{
+    int e, k = 0;
+    for (e = polyc_tr_first; e < polyc_tr_n; e++)
+      if (polyc_tr_scop[e] == scop && ++k == trial) break;
+    polyc_tr_active = polyc_tr_entry[e];
+  }}
 }}
 /* After run `trial` of `trials`. */
 static inline __attribute__((unused)) void polyc_trial_done(int scop, int trial, int trials) {{

@@ -103,15 +103,30 @@ pub fn key(
     fields.join(" ")
 }
 
-/// `text` as one field value: printable ASCII but spaces (device names have spaces), or `-`
-/// when empty.
+/// `text` as one field value: printable ASCII but spaces (device names have spaces), quotes and
+/// backslashes (keys are C string literals in generated code), or `-` when empty.
 pub fn word(text: &str) -> String {
     if text.is_empty() {
         return "-".into();
     }
     text.chars()
-        .map(|c| if c.is_ascii_graphic() { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
+}
+
+/// A key without its `id=` field: the same SCoP of the same program, target, device and
+/// parameters, whatever code polyc generated for it.
+pub fn without_id(key: &str) -> String {
+    key.split(' ')
+        .filter(|f| !f.starts_with("id="))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A parameter list's value: `n=40,m=30`, or `-` without parameters.
@@ -298,6 +313,8 @@ mod tests {
             KEY
         );
         assert_eq!(word("NVIDIA H100 80GB"), "NVIDIA_H100_80GB");
+        assert_eq!(word("a\"b\\c.c"), "a_b_c.c");
+        assert_eq!(without_id(KEY), KEY.replace(" id=0123456789abcdef", ""));
         assert_eq!(params(&[]), "-");
         assert_eq!(fingerprint("").len(), 16);
         assert_ne!(fingerprint("a"), fingerprint("b"));

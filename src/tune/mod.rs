@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use avelas_contract::tuning::{Entry, Tuned, TuningFile};
+use avelas_contract::tuning::{self, Entry, Tuned, TuningFile};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -171,11 +171,16 @@ pub struct ScopSearch {
 impl ScopSearch {
     /// The configuration to write: the fastest finalist, else the search's best.
     pub fn chosen(&self) -> Option<(&Candidate, f64)> {
-        self.confirmed
+        let confirmed = self
+            .confirmed
             .iter()
             .filter_map(|(c, t)| t.map(|t| (c, t)))
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .or_else(|| best(&self.measured))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if confirmed.is_some() || !self.confirmed.is_empty() {
+            // Every finalist rejected when run alone: none of the search's is trusted either.
+            return confirmed;
+        }
+        best(&self.measured)
     }
 }
 
@@ -214,7 +219,11 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
     let mut log: Vec<Measurement> = Vec::new();
     let mut runs = 0usize;
     let corrupt = std::env::var(CORRUPT).ok();
-    let mut in_process = reference.target == "c" && !cli.per_process;
+    // In-process trials compare data byte for byte: a tolerance needs whole outputs compared.
+    let mut in_process = reference.target == "c" && !cli.per_process && tolerance == 0.0;
+    // The C reader holds at most MAX_ENTRIES trial lines a run.
+    let batch_max =
+        (tuning::MAX_ENTRIES / (cli.reps as usize * scops.len().max(1))).clamp(1, BATCH);
     loop {
         let over_time = cli
             .budget_seconds
@@ -222,7 +231,11 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         if over_time {
             break;
         }
-        let batch = next_batch(&mut scops, cli.budget, if in_process { BATCH } else { 1 });
+        let batch = next_batch(
+            &mut scops,
+            cli.budget,
+            if in_process { batch_max } else { 1 },
+        );
         if batch.is_empty() {
             break;
         }
@@ -463,6 +476,10 @@ fn spaces(cli: &TuneCli, reference: &Reference) -> BTreeMap<usize, ScopSearch> {
     let mut out = BTreeMap::new();
     for (&scop, r) in &reference.runs[0].scops {
         if r.depth == 0 || r.key.is_empty() {
+            continue;
+        }
+        if r.several_keys {
+            eprintln!("polyc: scop={scop} runs with several parameter values in one run of the program; it is not tuned (a tuning entry serves one set of values)");
             continue;
         }
         let extent = largest_param(&r.key).unwrap_or(cli.max_size);
@@ -802,10 +819,12 @@ fn report(
     elapsed: Duration,
 ) -> Result<i32, String> {
     let tuning_path = beside(exe, Some(out_dir));
-    let mut file = match std::fs::read_to_string(&tuning_path) {
-        Ok(text) => TuningFile::parse(&text)
+    // An existing file is merged into, never silently replaced: only a missing one is empty.
+    let mut file = match std::fs::read(&tuning_path) {
+        Ok(bytes) => TuningFile::parse(&String::from_utf8_lossy(&bytes))
             .map_err(|e| format!("tuning file {}: {e}", tuning_path.display()))?,
-        Err(_) => TuningFile::default(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => TuningFile::default(),
+        Err(e) => return Err(format!("cannot read {}: {e}", tuning_path.display())),
     };
     let mut chosen = TuningFile::default();
     for s in scops.values() {
@@ -816,17 +835,15 @@ fn report(
                 local_mem: c.local_mem,
             };
             chosen.set(entry.clone());
+            // An entry for the same SCoP and values from another build of the program (another
+            // id) can never apply again to the program beside it: it goes.
+            let same = tuning::without_id(&entry.key);
+            file.entries
+                .retain(|e| e.key == entry.key || tuning::without_id(&e.key) != same);
             file.set(entry);
         }
     }
-    let comment = vec![format!(
-        "written by polyc tune ({:?} search, {} runs, {:.1} s); keys: program, SCoP, code fingerprint, target, device, parameters",
-        cli.strategy,
-        runs,
-        elapsed.as_secs_f64()
-    )];
-    write(&tuning_path, &file.render(&comment))?;
-    // The tuned program with exactly the entries written, `reps` times: its SCoPs' medians.
+    // The tuned program with exactly the entries chosen, `reps` times: its SCoPs' medians.
     let mut checks = Vec::new();
     for _ in 0..cli.reps {
         checks.push(
@@ -836,6 +853,23 @@ fn report(
         );
     }
     let verified = cli.no_verify || checks.iter().all(|c| c.output == reference.output);
+    if verified {
+        let comment = vec![format!(
+            "written by polyc tune ({:?} search, {} runs, {:.1} s); keys: program, SCoP, code fingerprint, target, device, parameters",
+            cli.strategy,
+            runs,
+            elapsed.as_secs_f64()
+        )];
+        let text = file.render(&comment);
+        // What the programs could not read is not written.
+        TuningFile::parse(&text).map_err(|e| {
+            format!(
+                "the tuning file would be unreadable ({e}); {} is left as it was",
+                tuning_path.display()
+            )
+        })?;
+        write(&tuning_path, &text)?;
+    }
     let mut check = checks[0].clone();
     for (k, r) in check.scops.iter_mut() {
         let t: Vec<f64> = checks
@@ -887,7 +921,7 @@ fn report(
         svg_path.display()
     );
     if !verified {
-        eprintln!("polyc: the tuned program's output differs from the default configuration's");
+        eprintln!("polyc: the tuned program's output differs from the default configuration's; the tuning file was not written");
         return Ok(1);
     }
     Ok(0)

@@ -23,6 +23,8 @@ pub struct ScopReport {
     /// `untiled=` of its last execution (C target).
     pub untiled: Option<bool>,
     pub sizes_from: String,
+    /// Whether its executions had different keys (parameter values).
+    pub several_keys: bool,
 }
 
 impl ScopReport {
@@ -214,6 +216,7 @@ fn parse_stderr(stderr: &str) -> Result<(BTreeMap<usize, ScopReport>, String), S
                 kernel_ms: None,
                 untiled: None,
                 sizes_from: String::new(),
+                several_keys: false,
             });
             entry.time_ms += time;
             if let Some(k) = number("kernel_ms") {
@@ -222,7 +225,11 @@ fn parse_stderr(stderr: &str) -> Result<(BTreeMap<usize, ScopReport>, String), S
             entry.untiled = fields.get("untiled").map(|u| *u == "1");
             entry.sizes_from = fields.get("sizes_from").unwrap_or(&"").to_string();
             if let Some(k) = key.take() {
-                entry.key = k;
+                if entry.key.is_empty() {
+                    entry.key = k;
+                } else if entry.key != k {
+                    entry.several_keys = true;
+                }
             }
         } else if !line.starts_with("polyc") {
             rest.push_str(line);

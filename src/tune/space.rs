@@ -88,7 +88,7 @@ impl Space {
 
     /// How many configurations the space holds.
     pub fn len(&self) -> usize {
-        self.tiled_len() + usize::from(self.untiled)
+        self.tiled_len().saturating_add(usize::from(self.untiled))
     }
 
     fn tiled_len(&self) -> usize {
