@@ -134,15 +134,24 @@ impl Search {
         }
     }
 
-    /// The coarse grid: every dimension at the powers of four of the space (8, 32, 128...:
-    /// every other power of two), the default size 32 everywhere, and the original order.
+    /// The coarse grid: every dimension at every other power of two of the space (8, 32,
+    /// 128...), or every third (8, 64, 512...) where that grid would exceed a sixteenth of the
+    /// space (small spaces: the descent needs the rest); the default size 32 everywhere, and
+    /// the original order.
     fn grid(&self) -> Vec<Candidate> {
         let sizes = &self.space.sizes;
-        let mut coarse: Vec<i64> = sizes
-            .iter()
-            .copied()
-            .filter(|v| v.count_ones() == 1 && v.trailing_zeros() % 2 == 1)
-            .collect();
+        let powers = |step: u32| -> Vec<i64> {
+            sizes
+                .iter()
+                .copied()
+                .filter(|v| v.count_ones() == 1 && v.trailing_zeros() % step == 3 % step)
+                .collect()
+        };
+        let mut coarse = powers(2);
+        let depth = self.space.depth as u32;
+        if coarse.len().saturating_pow(depth).saturating_mul(16) > self.space.len() {
+            coarse = powers(3);
+        }
         if coarse.is_empty() {
             coarse = vec![sizes[sizes.len() / 2]];
         }
@@ -253,6 +262,27 @@ mod tests {
             }
         }
         assert_eq!(best(&m).map(|b| b.1), best(&one).map(|b| b.1));
+    }
+
+    #[test]
+    fn small_spaces_get_a_coarser_grid() {
+        let space = Space::new(3, 8, 256, 1024, Values::Pow2);
+        let s = Search::new(Kind::Guided, space.clone(), 1);
+        let grid = s.grid();
+        assert!(
+            grid.len() * 16 <= space.len() + 32,
+            "{} of {}",
+            grid.len(),
+            space.len()
+        );
+        assert!(grid.contains(&Candidate::sizes(vec![64, 8, 64])));
+        let m = walk(Kind::Guided, space.clone(), bowl);
+        assert!(
+            m.len() * 100 <= space.len() * 15,
+            "{} of {}",
+            m.len(),
+            space.len()
+        );
     }
 
     #[test]
