@@ -29,7 +29,10 @@ use crate::TargetArg;
 
 /// `polyc tune`.
 #[derive(Parser, Debug)]
-#[command(name = "polyc tune")]
+#[command(
+    name = "polyc tune",
+    about = "Search each SCoP's tile sizes by running the program, verify each configuration's output, and write the best into the program's tuning file (docs/interfaces.md, \"polyc tune\")"
+)]
 pub struct TuneCli {
     #[arg(value_parser = ["tune"], hide = true)]
     pub verb: String,
@@ -40,10 +43,13 @@ pub struct TuneCli {
     /// Building: the target (default: the best device present).
     #[arg(long, value_enum)]
     pub target: Option<TargetArg>,
+    /// Building: an include directory, as a C compiler's -I.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
+    /// Building: a macro definition, as a C compiler's -D.
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
+    /// Building: a macro to undefine, as a C compiler's -U.
     #[arg(short = 'U', value_name = "NAME")]
     pub undefine: Vec<String>,
     /// How the space is searched.
