@@ -146,6 +146,7 @@ fn programs_read_tuning_files_as_the_contract_does() {
             format!("{h}\nprogram=p.c\n"),
             format!("{h}\n{key} sizes={}\n", vec!["2"; 65].join(",")),
             format!("{h}\n# {}\n", "x".repeat(5000)),
+            format!("{h}\n# a\0b\n{key} sizes=8\n"),
         ];
         let mut failures = Vec::new();
         for (i, text) in files.iter().enumerate() {
@@ -431,6 +432,9 @@ fn compare_recompile_rebuilds_the_configurations_searched() {
             && out.contains("this search measured 3 in"),
         "{out}"
     );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("p.tune.json")).unwrap()).unwrap();
+    assert_eq!(json["recompile"]["configurations"], 3, "{json}");
     // Not for a built program, nor another target.
     let (code, _, err) = common::polyc(&[
         "tune",

@@ -198,6 +198,7 @@ static __attribute__((unused)) void polyc_tr_load(void) {{
     long scop;
     int k = 0;
     line++;
+    if (!strchr(buf, '\n') && !feof(f)) polyc_tu_bad(path, line, "the line is longer than {MAX_LINE} bytes", "");
     buf[strcspn(buf, "\n")] = 0;
     errno = 0;
     scop = strtol(buf, &end, 10);

@@ -196,6 +196,9 @@ impl TuningFile {
             if line.len() > MAX_LINE {
                 return err(n, format!("the line is longer than {MAX_LINE} bytes"));
             }
+            if line.contains('\0') {
+                return err(n, "the line holds a NUL byte".into());
+            }
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
@@ -358,6 +361,7 @@ mod tests {
             let e = file(&[bad]).unwrap_err();
             assert_eq!(e.line, 2, "{bad}: {e}");
         }
+        assert_eq!(file(&["# a\0b"]).unwrap_err().line, 2);
         let dup = format!("{KEY} sizes=8");
         let e = file(&[&dup, &dup]).unwrap_err();
         assert_eq!((e.line, e.message.contains("line 2")), (3, true), "{e}");

@@ -359,6 +359,7 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         &log,
         runs,
         started.elapsed().saturating_sub(rebuilding),
+        recompiled.as_ref(),
     )
 }
 
@@ -823,6 +824,7 @@ fn report(
     log: &[Measurement],
     runs: usize,
     elapsed: Duration,
+    recompiled: Option<&recompile::Recompiled>,
 ) -> Result<i32, String> {
     let tuning_path = beside(exe, Some(out_dir));
     // An existing file is merged into, never silently replaced: only a missing one is empty.
@@ -894,7 +896,7 @@ fn report(
     let json_path = out_dir.join(format!("{stem}.tune.json"));
     write(
         &json_path,
-        &json(cli, exe, scops, log, runs, elapsed, &check)?,
+        &json(cli, exe, scops, log, runs, elapsed, &check, recompiled)?,
     )?;
     let svg_path = out_dir.join(format!("{stem}.tune.svg"));
     plot::draw(&svg_path, scops, log)
@@ -947,6 +949,7 @@ fn json(
     runs: usize,
     elapsed: Duration,
     check: &RunReport,
+    recompiled: Option<&recompile::Recompiled>,
 ) -> Result<String, String> {
     let scops: Vec<serde_json::Value> = scops
         .iter()
@@ -986,6 +989,12 @@ fn json(
         "runs": runs,
         "seconds": elapsed.as_secs_f64(),
         "scops": scops,
+        "recompile": recompiled.map(|r| serde_json::json!({
+            "configurations": r.configurations,
+            "seconds": r.seconds,
+            "mismatches": r.mismatches,
+            "times_ms": r.times.iter().map(|(c, t)| serde_json::json!({"config": c, "median_ms": t})).collect::<Vec<_>>(),
+        })),
     });
     serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
 }
