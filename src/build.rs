@@ -102,15 +102,36 @@ pub struct BuildCli {
     /// OpenCL with a platform installed, else C+OpenMP.
     #[arg(long, value_enum)]
     pub target: Option<TargetArg>,
-    #[arg(short = 'I', value_name = "DIR")]
-    pub include: Vec<PathBuf>,
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
-    pub define: Vec<String>,
-    #[arg(short = 'U', value_name = "NAME")]
-    pub undefine: Vec<String>,
+    #[command(flatten)]
+    pub pp: Preprocessor,
     /// Arguments of the program (`run`), after `--`.
     #[arg(last = true)]
     pub args: Vec<String>,
+}
+
+/// The preprocessor flags of `polyc build`, `run` and `tune`, as a C compiler's.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Preprocessor {
+    /// An include directory, as a C compiler's -I.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// A macro definition, as a C compiler's -D.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// A macro to undefine, as a C compiler's -U.
+    #[arg(short = 'U', value_name = "NAME")]
+    pub undefine: Vec<String>,
+}
+
+impl Preprocessor {
+    /// `-IDIR`, `-DNAME`, `-UNAME`, in that order.
+    pub fn flags(&self) -> Vec<String> {
+        let mut pp: Vec<String> = Vec::new();
+        pp.extend(self.include.iter().map(|d| format!("-I{}", d.display())));
+        pp.extend(self.define.iter().map(|d| format!("-D{d}")));
+        pp.extend(self.undefine.iter().map(|u| format!("-U{u}")));
+        pp
+    }
 }
 
 fn found(program: &str) -> bool {
@@ -177,7 +198,7 @@ pub fn check_macros(define: &[String], undefine: &[String]) -> Result<(), String
 }
 
 fn check_usage(cli: &BuildCli) -> Result<(), String> {
-    check_macros(&cli.define, &cli.undefine)?;
+    check_macros(&cli.pp.define, &cli.pp.undefine)?;
     match (&cli.output, cli.verb.as_str()) {
         (None, "build") => return Err("polyc build needs -o EXE".into()),
         (Some(o), _) => {
@@ -241,10 +262,7 @@ fn build_in(cli: &BuildCli, target: TargetArg, name: &str, work: &Path) -> Resul
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "program".into());
     let generated = work.join(format!("{stem}.polyc.{ext}"));
-    let mut pp: Vec<String> = Vec::new();
-    pp.extend(cli.include.iter().map(|d| format!("-I{}", d.display())));
-    pp.extend(cli.define.iter().map(|d| format!("-D{d}")));
-    pp.extend(cli.undefine.iter().map(|u| format!("-U{u}")));
+    let mut pp = cli.pp.flags();
     let me = std::env::current_exe().map_err(|e| e.to_string())?;
     let target_flag = match target {
         TargetArg::C => "c",

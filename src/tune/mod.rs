@@ -43,15 +43,9 @@ pub struct TuneCli {
     /// Building: the target (default: the best device present).
     #[arg(long, value_enum)]
     pub target: Option<TargetArg>,
-    /// Building: an include directory, as a C compiler's -I.
-    #[arg(short = 'I', value_name = "DIR")]
-    pub include: Vec<PathBuf>,
-    /// Building: a macro definition, as a C compiler's -D.
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
-    pub define: Vec<String>,
-    /// Building: a macro to undefine, as a C compiler's -U.
-    #[arg(short = 'U', value_name = "NAME")]
-    pub undefine: Vec<String>,
+    /// Building: the preprocessor's flags.
+    #[command(flatten)]
+    pub pp: crate::build::Preprocessor,
     /// How the space is searched.
     #[arg(long, value_enum, default_value = "guided")]
     pub strategy: Kind,
@@ -117,7 +111,7 @@ pub fn main(args: Vec<String>) -> i32 {
         eprintln!("polyc: error: --min-size is above --max-size");
         return 2;
     }
-    if let Err(e) = crate::build::check_macros(&cli.define, &cli.undefine) {
+    if let Err(e) = crate::build::check_macros(&cli.pp.define, &cli.pp.undefine) {
         eprintln!("polyc: error: {e}");
         return 2;
     }
@@ -195,7 +189,7 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         .prefix("polyc-tune-")
         .tempdir()
         .map_err(|e| format!("cannot create a scratch directory: {e}"))?;
-    let (exe, out_dir) = program(cli, scratch.path())?;
+    let (exe, out_dir) = program(cli)?;
     std::fs::create_dir_all(&out_dir)
         .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
     let program = Program {
@@ -225,6 +219,15 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
     let mut log: Vec<Measurement> = Vec::new();
     let mut runs = 0usize;
     let corrupt = std::env::var(CORRUPT).ok();
+    let check = Check {
+        program: &program,
+        reference: &reference.output,
+        tolerance,
+        verify: !cli.no_verify,
+        reps: cli.reps,
+        limit,
+        corrupt: corrupt.as_deref(),
+    };
     // In-process trials compare data byte for byte: a tolerance needs whole outputs compared.
     let mut in_process = reference.target == "c" && !cli.per_process && tolerance == 0.0;
     // The C reader holds at most MAX_ENTRIES trial lines a run.
@@ -245,15 +248,6 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         if batch.is_empty() {
             break;
         }
-        let check = Check {
-            program: &program,
-            reference: &reference.output,
-            tolerance,
-            verify: !cli.no_verify,
-            reps: cli.reps,
-            limit,
-            corrupt: corrupt.as_deref(),
-        };
         let mut results = Vec::new();
         if in_process {
             match check.in_process(&batch) {
@@ -322,15 +316,6 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         _ => None,
     };
     bar.set_message("measuring the finalists one process each");
-    let check = Check {
-        program: &program,
-        reference: &reference.output,
-        tolerance,
-        verify: !cli.no_verify,
-        reps: cli.reps,
-        limit,
-        corrupt: corrupt.as_deref(),
-    };
     runs += confirm(&check, &mut scops);
     bar.finish_and_clear();
     if let Some(r) = &recompiled {
@@ -373,11 +358,11 @@ fn explain(status: &str) -> &'static str {
 }
 
 /// The executable to tune (built first from C sources) and the output directory.
-fn program(cli: &TuneCli, scratch: &Path) -> Result<(PathBuf, PathBuf), String> {
+fn program(cli: &TuneCli) -> Result<(PathBuf, PathBuf), String> {
     let first = &cli.sources[0];
     let is_c = first.extension().is_some_and(|e| e == "c");
     if !is_c {
-        if cli.sources.len() > 1 || !cli.include.is_empty() || !cli.define.is_empty() {
+        if cli.sources.len() > 1 || !cli.pp.include.is_empty() || !cli.pp.define.is_empty() {
             return Err(format!(
                 "{} is a program: C files, -I and -D apply only when tuning a C file",
                 first.display()
@@ -408,16 +393,7 @@ fn program(cli: &TuneCli, scratch: &Path) -> Result<(PathBuf, PathBuf), String> 
     if let Some(t) = cli.target.or(cli.compare_recompile.then_some(TargetArg::C)) {
         cmd.arg("--target").arg(t.flag());
     }
-    for i in &cli.include {
-        cmd.arg("-I").arg(i);
-    }
-    for d in &cli.define {
-        cmd.arg("-D").arg(d);
-    }
-    for u in &cli.undefine {
-        cmd.arg("-U").arg(u);
-    }
-    let _ = scratch;
+    cmd.args(cli.pp.flags());
     let status = cmd.status().map_err(|e| e.to_string())?;
     if !status.success() {
         return Err(format!("building {} failed", first.display()));

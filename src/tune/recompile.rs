@@ -58,7 +58,7 @@ pub fn compare(
             }
             Tuned::Untiled => "9223372036854775807",
         };
-        preprocessor(&mut polyc, cli);
+        polyc.args(cli.pp.flags());
         run_step(&mut polyc, "polyc")?;
         let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
         let mut build = Command::new(&cc);
@@ -70,7 +70,7 @@ pub fn compare(
             .arg("-o")
             .arg(&exe)
             .args(crate::build::libs(TargetArg::C)?);
-        preprocessor(&mut build, cli);
+        build.args(cli.pp.flags());
         if let Some(dir) = source.parent().filter(|d| !d.as_os_str().is_empty()) {
             build.arg(format!("-I{}", dir.display()));
         }
@@ -99,18 +99,6 @@ pub fn compare(
     }
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
-}
-
-fn preprocessor(cmd: &mut Command, cli: &TuneCli) {
-    for i in &cli.include {
-        cmd.arg(format!("-I{}", i.display()));
-    }
-    for d in &cli.define {
-        cmd.arg(format!("-D{d}"));
-    }
-    for u in &cli.undefine {
-        cmd.arg(format!("-U{u}"));
-    }
 }
 
 fn run_step(cmd: &mut Command, what: &str) -> Result<(), String> {

@@ -34,13 +34,18 @@ impl ScopReport {
     }
 }
 
-/// One profile line: the SCoP, its time (as [`ScopReport::cost`]), `untiled=`, `sizes_from=`.
+/// One profile line: the SCoP, its time (as [`ScopReport::cost`]), `untiled=`, `sizes_from=`,
+/// and the key printed before it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Execution {
     pub scop: usize,
     pub cost: f64,
     pub untiled: Option<bool>,
     pub sizes_from: String,
+    pub key: Option<String>,
+    pub depth: usize,
+    pub time_ms: f64,
+    pub kernel_ms: Option<f64>,
 }
 
 /// One run's results.
@@ -177,96 +182,101 @@ impl Program {
                 said.join(" / ")
             )));
         }
-        let (scops, rest) = parse_stderr(&stderr).map_err(RunFailure::Failed)?;
-        let (executions, trials, no_trials) = parse_trials(&stderr);
+        let p = read_profile(&stderr).map_err(RunFailure::Failed)?;
         Ok(RunReport {
-            scops,
-            executions,
-            trials,
-            no_trials,
-            output: format!("{stdout}{rest}"),
+            scops: scops_of(&p.executions),
+            executions: p.executions,
+            trials: p.trials,
+            no_trials: p.no_trials,
+            output: format!("{stdout}{}", p.rest),
             wall,
         })
     }
 }
 
-/// The SCoPs' reports in a run's stderr, and the rest of it.
-fn parse_stderr(stderr: &str) -> Result<(BTreeMap<usize, ScopReport>, String), String> {
-    let mut scops: BTreeMap<usize, ScopReport> = BTreeMap::new();
-    let mut rest = String::new();
-    let mut key: Option<String> = None;
-    for line in stderr.lines() {
-        if let Some(k) = line.strip_prefix("polyc-key: ") {
-            key = Some(k.to_string());
-        } else if let Some(p) = line.strip_prefix("polyc: scop=") {
-            let fields: BTreeMap<&str, &str> = std::iter::once(("scop", p))
-                .chain(p.split(' ').skip(1).filter_map(|f| f.split_once('=')))
-                .map(|(k, v)| (k, v.split(' ').next().unwrap_or(v)))
-                .collect();
-            let number = |k: &str| fields.get(k).and_then(|v| v.parse::<f64>().ok());
-            let scop = fields["scop"]
-                .parse::<usize>()
-                .map_err(|_| format!("an unreadable profile line: {line}"))?;
-            let time =
-                number("time_ms").ok_or(format!("a profile line without time_ms: {line}"))?;
-            let entry = scops.entry(scop).or_insert_with(|| ScopReport {
-                key: String::new(),
-                depth: number("tiled_depth").unwrap_or(0.0) as usize,
-                time_ms: 0.0,
-                kernel_ms: None,
-                untiled: None,
-                sizes_from: String::new(),
-                several_keys: false,
-            });
-            entry.time_ms += time;
-            if let Some(k) = number("kernel_ms") {
-                entry.kernel_ms = Some(entry.kernel_ms.unwrap_or(0.0) + k);
-            }
-            entry.untiled = fields.get("untiled").map(|u| *u == "1");
-            entry.sizes_from = fields.get("sizes_from").unwrap_or(&"").to_string();
-            if let Some(k) = key.take() {
-                if entry.key.is_empty() {
-                    entry.key = k;
-                } else if entry.key != k {
-                    entry.several_keys = true;
-                }
-            }
-        } else if !line.starts_with("polyc") {
-            rest.push_str(line);
-            rest.push('\n');
-        }
-    }
-    Ok((scops, rest))
+/// What a run's stderr says, read in one pass.
+struct Profile {
+    /// Every profile line, in order.
+    executions: Vec<Execution>,
+    /// `polyc-trial:` lines: SCoP, trial, match.
+    trials: Vec<(usize, usize, bool)>,
+    /// SCoPs whose trials were unavailable.
+    no_trials: Vec<usize>,
+    /// The lines that are not polyc's.
+    rest: String,
 }
 
-type Trials = (Vec<Execution>, Vec<(usize, usize, bool)>, Vec<usize>);
-
-/// Every profile line, and the in-process trials' lines, of a run's stderr.
-fn parse_trials(stderr: &str) -> Trials {
-    let (mut executions, mut trials, mut none) = (Vec::new(), Vec::new(), Vec::new());
+fn read_profile(stderr: &str) -> Result<Profile, String> {
+    let mut p = Profile {
+        executions: Vec::new(),
+        trials: Vec::new(),
+        no_trials: Vec::new(),
+        rest: String::new(),
+    };
+    let mut key: Option<String> = None;
     for line in stderr.lines() {
         let fields: BTreeMap<&str, &str> =
             line.split(' ').filter_map(|f| f.split_once('=')).collect();
         let number = |k: &str| fields.get(k).and_then(|v| v.parse::<f64>().ok());
         let scop = fields.get("scop").and_then(|v| v.parse::<usize>().ok());
-        if line.starts_with("polyc: scop=") {
-            if let (Some(scop), Some(time)) = (scop, number("time_ms")) {
-                executions.push(Execution {
-                    scop,
-                    cost: number("kernel_ms").unwrap_or(time),
-                    untiled: fields.get("untiled").map(|u| *u == "1"),
-                    sizes_from: fields.get("sizes_from").unwrap_or(&"").to_string(),
-                });
-            }
+        if let Some(k) = line.strip_prefix("polyc-key: ") {
+            key = Some(k.to_string());
+        } else if line.starts_with("polyc: scop=") {
+            let scop = scop.ok_or(format!("an unreadable profile line: {line}"))?;
+            let time_ms =
+                number("time_ms").ok_or(format!("a profile line without time_ms: {line}"))?;
+            let kernel_ms = number("kernel_ms");
+            p.executions.push(Execution {
+                scop,
+                cost: kernel_ms.unwrap_or(time_ms),
+                untiled: fields.get("untiled").map(|u| *u == "1"),
+                sizes_from: fields.get("sizes_from").unwrap_or(&"").to_string(),
+                key: key.take(),
+                depth: number("tiled_depth").unwrap_or(0.0) as usize,
+                time_ms,
+                kernel_ms,
+            });
         } else if line.starts_with("polyc-trial: ") {
             match (scop, number("trial"), fields.get("match")) {
-                (Some(s), Some(t), Some(m)) => trials.push((s, t as usize, *m == "1")),
-                (Some(s), _, _) if line.ends_with(" unavailable") => none.push(s),
+                (Some(s), Some(t), Some(m)) => p.trials.push((s, t as usize, *m == "1")),
+                (Some(s), _, _) if line.ends_with(" unavailable") => p.no_trials.push(s),
                 _ => {}
             }
+        } else if !line.starts_with("polyc") {
+            p.rest.push_str(line);
+            p.rest.push('\n');
         }
     }
-    (executions, trials, none)
+    Ok(p)
+}
+
+/// Each SCoP's executions summed: its times, its last `untiled=` and `sizes_from=`, its first
+/// key (and whether another came).
+fn scops_of(executions: &[Execution]) -> BTreeMap<usize, ScopReport> {
+    let mut scops: BTreeMap<usize, ScopReport> = BTreeMap::new();
+    for e in executions {
+        let s = scops.entry(e.scop).or_insert_with(|| ScopReport {
+            key: String::new(),
+            depth: e.depth,
+            time_ms: 0.0,
+            kernel_ms: None,
+            untiled: None,
+            sizes_from: String::new(),
+            several_keys: false,
+        });
+        s.time_ms += e.time_ms;
+        if let Some(k) = e.kernel_ms {
+            s.kernel_ms = Some(s.kernel_ms.unwrap_or(0.0) + k);
+        }
+        s.untiled = e.untiled;
+        s.sizes_from = e.sizes_from.clone();
+        match &e.key {
+            Some(k) if s.key.is_empty() => s.key = k.clone(),
+            Some(k) if s.key != *k => s.several_keys = true,
+            _ => {}
+        }
+    }
+    scops
 }
 
 /// Whether two outputs agree: equal text, or with `tolerance > 0`, equal but for numbers whose
@@ -309,6 +319,18 @@ pub fn beside(exe: &Path, dir: Option<&Path>) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_stderr(stderr: &str) -> Result<(BTreeMap<usize, ScopReport>, String), String> {
+        let p = read_profile(stderr)?;
+        Ok((scops_of(&p.executions), p.rest))
+    }
+
+    type Trials = (Vec<Execution>, Vec<(usize, usize, bool)>, Vec<usize>);
+
+    fn parse_trials(stderr: &str) -> Trials {
+        let p = read_profile(stderr).unwrap();
+        (p.executions, p.trials, p.no_trials)
+    }
 
     #[test]
     fn profile_lines_are_summed_per_scop() {
