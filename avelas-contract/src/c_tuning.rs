@@ -43,6 +43,27 @@ static __attribute__((unused)) void polyc_tu_bad(const char *path, int line, con
   fprintf(stderr, "polyc: tuning file %s: line %d: %s%s\n", path, line, what, text);
   exit(1);
 }}
+/* Reads `s`, "{UNTILED}" (no sizes) or sizes separated by commas, into the next entry's sizes;
+   whether it is well formed. */
+static __attribute__((unused)) int polyc_tu_sizes(const char *s) {{
+  int k = 0;
+  if (strcmp(s, "{UNTILED}")) {{
+    for (;;) {{
+      char *end;
+      long v;
+      if (*s < '0' || *s > '9' || k == {MAX_TILE_SIZES}) return 0;
+      errno = 0;
+      v = strtol(s, &end, 10);
+      if (errno == ERANGE || v <= 0 || v > {MAX_TILE_SIZE}L) return 0;
+      polyc_tu_val[polyc_tu_n][k++] = v;
+      s = end;
+      if (!*s) break;
+      if (*s++ != ',') return 0;
+    }}
+  }}
+  polyc_tu_len[polyc_tu_n] = k;
+  return 1;
+}}
 /* One entry's line, checked as the contract's parser checks it. */
 static __attribute__((unused)) void polyc_tu_entry(const char *path, int line, char *text) {{
   static const char *const names[] = {{{field_list}, "local_mem"}};
@@ -83,29 +104,8 @@ static __attribute__((unused)) void polyc_tu_entry(const char *path, int line, c
       polyc_tu_bad(path, line, "expected c, opencl or cuda: ", field[3]);
   }}
   if (polyc_tu_n == {MAX_ENTRIES}) polyc_tu_bad(path, line, "more than {MAX_ENTRIES} entries", "");
-  {{
-    const char *s = field[{nfields}] + 6;
-    int k = 0;
-    if (strcmp(s, "{UNTILED}")) {{
-      for (;;) {{
-        char *end;
-        long v;
-        if (*s < '0' || *s > '9' || k == {MAX_TILE_SIZES}) goto bad_sizes;
-        errno = 0;
-        v = strtol(s, &end, 10);
-        if (errno == ERANGE || v <= 0 || v > {MAX_TILE_SIZE}L) goto bad_sizes;
-        polyc_tu_val[polyc_tu_n][k++] = v;
-        s = end;
-        if (!*s) break;
-        if (*s++ != ',') goto bad_sizes;
-      }}
-    }}
-    polyc_tu_len[polyc_tu_n] = k;
-    if (0) {{
-    bad_sizes:
-      polyc_tu_bad(path, line, "expected {UNTILED} or positive integers separated by commas: ", field[{nfields}]);
-    }}
-  }}
+  if (!polyc_tu_sizes(field[{nfields}] + 6))
+    polyc_tu_bad(path, line, "expected {UNTILED} or positive integers separated by commas: ", field[{nfields}]);
   if (n > {nfields} + 1) {{
     const char *s = field[{nfields} + 1] + 10;
     char *end;
@@ -194,9 +194,8 @@ static __attribute__((unused)) void polyc_tr_load(void) {{
     exit(1);
   }}
   while (fgets(buf, sizeof buf, f)) {{
-    char *end, *s;
+    char *end;
     long scop;
-    int k = 0;
     line++;
     if (!strchr(buf, '\n') && !feof(f)) polyc_tu_bad(path, line, "the line is longer than {MAX_LINE} bytes", "");
     buf[strcspn(buf, "\n")] = 0;
@@ -204,21 +203,7 @@ static __attribute__((unused)) void polyc_tr_load(void) {{
     scop = strtol(buf, &end, 10);
     if (end == buf || *end != ' ' || scop < 0 || scop > {MAX_SCOP_NUMBER}L || polyc_tu_n == {MAX_ENTRIES} || polyc_tr_n == {MAX_ENTRIES})
       polyc_tu_bad(path, line, "expected SCOP SIZES", "");
-    s = end + 1;
-    if (strcmp(s, "{UNTILED}")) {{
-      for (;;) {{
-        long v;
-        if (*s < '0' || *s > '9' || k == {MAX_TILE_SIZES}) polyc_tu_bad(path, line, "expected SCOP SIZES", "");
-        errno = 0;
-        v = strtol(s, &end, 10);
-        if (errno == ERANGE || v <= 0 || v > {MAX_TILE_SIZE}L) polyc_tu_bad(path, line, "expected SCOP SIZES", "");
-        polyc_tu_val[polyc_tu_n][k++] = v;
-        s = end;
-        if (!*s) break;
-        if (*s++ != ',') polyc_tu_bad(path, line, "expected SCOP SIZES", "");
-      }}
-    }}
-    polyc_tu_len[polyc_tu_n] = k;
+    if (!polyc_tu_sizes(end + 1)) polyc_tu_bad(path, line, "expected SCOP SIZES", "");
     polyc_tu_key[polyc_tu_n] = (char *)"";
     polyc_tr_scop[polyc_tr_n] = (int)scop;
     polyc_tr_entry[polyc_tr_n++] = polyc_tu_n++;
