@@ -19,12 +19,13 @@ typedef struct avelas_buffer avelas_buffer;
    its last value; default 32), POLYC_PROFILE, POLYC_TRACE (0 or 1), POLYC_DEVICE,
    POLYC_LOCAL_MEM (bytes; see avelas_cl_local_mem), and the tuning file (POLYC_TUNING, else the
    executable's path and ".tuning"). avelas_tuning: the tuning file's entry for SCoP `scop`
-   (`key`: its program, scop, id and target fields; `params`: the parameters' values; the
-   device opened completes the key), or -1, also when POLYC_TILE_SIZES has a list for the SCoP;
-   with POLYC_PROFILE=1 it prints the whole key. avelas_tile_size and avelas_sizes_from ("tuned",
-   "env" or "default") take that entry; avelas_tuned_window is the entry's local-memory window,
-   or `window` (the device's or POLYC_LOCAL_MEM's, which overrides the entry). */
-int avelas_tuning(int scop, const char *key, const char *params);
+   (`key`: its program, scop, id and target fields; `names`: the parameters' names, comma-
+   separated, and `values` their `n` values; the device opened completes the key), or -1, also
+   when POLYC_TILE_SIZES has a list for the SCoP; with POLYC_PROFILE=1 it prints the whole key.
+   avelas_tile_size and avelas_sizes_from ("tuned", "env" or "default") take that entry;
+   avelas_tuned_window is the entry's local-memory window, or `window` (the device's or
+   POLYC_LOCAL_MEM's, which overrides the entry). */
+int avelas_tuning(int scop, const char *key, const char *names, int n, const long *values);
 long avelas_tile_size(int scop, int tuned, int k);
 const char *avelas_sizes_from(int scop, int tuned);
 long avelas_tuned_window(int tuned, long window);

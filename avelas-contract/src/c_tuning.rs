@@ -287,22 +287,42 @@ static inline __attribute__((unused)) void polyc_trial_done(int scop, int trial,
   }}
 }}
 /* The entry of the tuning file for SCoP `scop` (its key's first four fields `key`, the
-   parameters' values `params`), or -1; -1 too when POLYC_TILE_SIZES has a list for the SCoP
-   (the environment overrides the file). With POLYC_PROFILE=1 it prints the SCoP's whole key. */
-static inline __attribute__((unused)) int {tuning}(int scop, const char *key, const char *params) {{
+   parameters' comma-separated `names` and their `n` `values`), or -1; -1 too when
+   POLYC_TILE_SIZES has a list for the SCoP (the environment overrides the file). With
+   POLYC_PROFILE=1 it prints the SCoP's whole key. */
+static inline __attribute__((unused)) int {tuning}(int scop, const char *key, const char *names, int n, const long *values) {{
   char full[{MAX_LINE} + 1];
   int threads = 1, e;
+  size_t at;
+  if (polyc_tu_n < 0) polyc_tu_read();
+  /* Without a tuning file, trials or profile there is nothing to look up: the common case
+     formats no key (the smallest kernels run for microseconds). */
+  if (!polyc_tu_n && !polyc_profile()) return -1;
 #ifdef _OPENMP
   threads = omp_get_max_threads();
 #endif
-  snprintf(full, sizeof full, "%s device=openmp-%d params=%s", key, threads, params);
+  snprintf(full, sizeof full, "%s device=openmp-%d params=%s", key, threads, n ? "" : "-");
+  at = strlen(full);
+  for (e = 0; e < n && at < sizeof full; e++) {{
+    const size_t len = strcspn(names, ",");
+    snprintf(full + at, sizeof full - at, "%s%.*s=%ld", e ? "," : "", (int)len, names, values[e]);
+    at += strlen(full + at);
+    names += len + (names[len] == ',');
+  }}
   if (polyc_profile()) fprintf(stderr, "polyc-key: %s\n", full);
   if (polyc_tr_active >= 0) return polyc_tr_active;
   if (polyc_ts_list(scop) >= 0) return -1;
-  if (polyc_tu_n < 0) polyc_tu_read();
   for (e = 0; e < polyc_tu_n; e++)
     if (!strcmp(polyc_tu_key[e], full)) return e;
   return -1;
+}}
+/* The tuning file and the trials are read when the program starts, not at a SCoP's first
+   execution: finding out that there is no file costs a readlink and a failed open, tens of
+   microseconds on some machines, which would count in the first SCoP's time (a malformed file
+   is reported before any work, too). */
+static __attribute__((constructor, unused)) void polyc_tuning_load(void) {{
+  if (polyc_tu_n < 0) polyc_tu_read();
+  if (polyc_tr_n < 0) polyc_tr_load();
 }}
 /* Whether the tuning file's entry `tuned` runs its SCoP untiled. */
 static inline __attribute__((unused)) int polyc_tuned_untiled(int tuned) {{

@@ -103,6 +103,25 @@ pub fn key(
     fields.join(" ")
 }
 
+/// The `params=` value of a key: `n=40,m=30` from the parameters' names and values (the
+/// programs pass them apart and format only when they look an entry up), `-` when there are
+/// none.
+pub fn params_text<'a, V: fmt::Display>(
+    names: impl IntoIterator<Item = &'a str>,
+    values: &[V],
+) -> String {
+    let pairs: Vec<String> = names
+        .into_iter()
+        .zip(values)
+        .map(|(name, v)| format!("{name}={v}"))
+        .collect();
+    if pairs.is_empty() {
+        "-".into()
+    } else {
+        pairs.join(",")
+    }
+}
+
 /// `text` as one field value: printable ASCII but spaces (device names have spaces), quotes and
 /// backslashes (keys are C string literals in generated code), or `-` when empty.
 pub fn word(text: &str) -> String {
@@ -289,6 +308,12 @@ pub fn fingerprint(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn params_are_formatted_like_the_programs_keys() {
+        assert_eq!(params_text(["n", "m"], &[40i64, -3]), "n=40,m=-3");
+        assert_eq!(params_text([""], &[] as &[i64]), "-");
+    }
 
     const KEY: &str =
         "program=gemm.c scop=0 id=0123456789abcdef target=c device=openmp-2 params=n=40";

@@ -79,14 +79,22 @@ fn tuning() -> &'static TuningFile {
 /// The entry of the tuning file for SCoP `scop`, or -1 (avelas.h).
 ///
 /// # Safety
-/// `key` and `params` are NUL-terminated.
+/// `key` and `names` are NUL-terminated; `values` holds `n` values (may be null when `n` is 0).
 #[no_mangle]
 pub unsafe extern "C" fn avelas_tuning(
     scop: c_int,
     key: *const c_char,
-    params: *const c_char,
+    names: *const c_char,
+    n: c_int,
+    values: *const c_long,
 ) -> c_int {
-    let (key, params) = (text(key), text(params));
+    let key = text(key);
+    let values: &[c_long] = match usize::try_from(n) {
+        // SAFETY: the caller passes `n` values.
+        Ok(n) if n > 0 && !values.is_null() => unsafe { std::slice::from_raw_parts(values, n) },
+        _ => &[],
+    };
+    let params = tuning::params_text(text(names).split(','), values);
     let device = if key.ends_with(" target=cuda") {
         cuda().name.clone()
     } else {

@@ -138,27 +138,33 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns, key: &
 }
 
 /// `polyc_tuned`, the tuning file's entry for the SCoP (or -1): its key's first fields `key`,
-/// then the parameters' values, `n=40,m=30`.
+/// then the parameters' names and values, from which the lookup formats `n=40,m=30` only when
+/// there is something to look up (formatting on every execution cost microseconds).
 fn tuning_entry(ir: &ScopIr, config: &ConfigFns, key: &str) -> String {
     let params = &ir.data.params;
-    // A name, `=`, a long's digits and sign, a comma each.
-    let len: usize = params.iter().map(|p| p.name.len() + 22).sum::<usize>() + 2;
-    let fmt: Vec<String> = params.iter().map(|p| format!("{}=%ld", p.name)).collect();
-    let args: String = params
+    let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    let values: Vec<String> = params
         .iter()
-        .map(|p| format!(", (long)({})", user(&p.name)))
+        .map(|p| format!("(long)({})", user(&p.name)))
         .collect();
-    let fmt = if params.is_empty() {
-        "-".to_string()
+    let (array, values) = if params.is_empty() {
+        (String::new(), "0")
     } else {
-        fmt.join(",")
+        (
+            format!(
+                "  const long polyc_param_values[{}] = {{{}}};\n",
+                params.len(),
+                values.join(", ")
+            ),
+            "polyc_param_values",
+        )
     };
     format!(
-        "  char polyc_params_key[{len}];
-  snprintf(polyc_params_key, sizeof polyc_params_key, \"{fmt}\"{args});
-  const int polyc_tuned = {}({}, \"{key}\", polyc_params_key);
-",
-        config.tuning, ir.id
+        "{array}  const int polyc_tuned = {}({}, \"{key}\", \"{}\", {}, {values});\n",
+        config.tuning,
+        ir.id,
+        names.join(","),
+        params.len()
     )
 }
 
