@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The whole GPU check of the CUDA target (issue 6), in two steps:
 #
-#   scripts/gpu-check.sh prepare   # here: polyc writes every kernel's .cu (SMALL, MEDIUM,
-#                                  # LARGE) into gpu-pack/, with avelas-rt's library
+#   scripts/gpu-check.sh prepare   # here: polyc writes every kernel's .cu (SMALL, MEDIUM)
+#                                  # into gpu-pack/, with polyc and avelas-rt's library
 #   scripts/gpu-check.sh run [check|sanitize|time|polyc-run]   # on a machine with nvcc and an NVIDIA GPU (the
 #                                  # device tool: carry gpu-pack); both parts by default
 #
 # `run` builds each program with nvcc, runs it at SMALL and MEDIUM with three tile-size
 # settings and compares its array dumps with the original program's (gcc); runs
 # compute-sanitizer on jacobi-2d, seidel-2d, gemm, lu and adi; and times the CUDA programs
-# against the original on the host CPU at LARGE (PolyBench's timer, one run each). Results go
-# to $OUT (or gpu-out/) as check.log, times.md, sanitizer.log.
+# against the original on the host CPU at LARGE with `polyc bench` (PolyBench's timer, RUNS runs
+# each, default 1). Results go to $OUT (or gpu-out/) as check.log, times.md (and bench/),
+# sanitizer.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 suite=polybench/suite
@@ -29,7 +30,7 @@ prepare() {
   for f in $kernels; do
     k=$(basename "$f" .c)
     dir=$suite/$(dirname "$f")
-    for ds in SMALL MEDIUM LARGE; do
+    for ds in SMALL MEDIUM; do
       target/release/polyc -I $suite/utilities -I "$dir" -D${ds}_DATASET "$suite/$f" -o "$pack/$k-$ds.cu"
     done
   done
@@ -67,7 +68,6 @@ run() {
   for f in $kernels; do
     case "$part" in check|all) for ds in SMALL MEDIUM; do jobs+=("$f $ds check"); done ;; esac
     case "$part" in sanitize) jobs+=("$f SMALL check") ;; esac
-    case "$part" in time|all) jobs+=("$f LARGE time") ;; esac
   done
   if [ ${#jobs[@]} -gt 0 ]; then
     printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -L 1 bash -c 'build_one $0 $1 $2' > "$out/build.log" 2>&1
@@ -140,22 +140,12 @@ polyc_run() {
   fi
 }
 
+# The times: `polyc bench` (verified at SMALL, then timed at LARGE against the original on the
+# host CPU, tile sizes 32; its Markdown, CSV, JSON and charts go to $out/bench).
 times() {
-  {
-    echo "| kernel | original, host CPU (s) | CUDA program (s) | speed-up | CUDA profile of the SCoP (tile sizes 32) |"
-    echo "|---|---:|---:|---:|---|"
-  } > "$out/times.md"
-  for f in $kernels; do
-    k=$(basename "$f" .c)
-    o="$work/$k-LARGE-time-orig" c="$work/$k-LARGE-time-cuda"
-    [ -x "$o" ] && [ -x "$c" ] || { echo "| $k | not built | | | |" >> "$out/times.md"; continue; }
-    to=$(timeout 120 "$o" 2>/dev/null)
-    tc=$(POLYC_TILE_SIZES=32 POLYC_PROFILE=1 timeout 120 "$c" 2>"$work/prof")
-    prof=$(grep '^polyc: scop' "$work/prof" | head -1 | sed 's/polyc: //')
-    sp=$(awk -v a="$to" -v b="$tc" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b }')
-    echo "| $k | $to | $tc | $sp | $prof |" >> "$out/times.md"
-  done
-  cat "$out/times.md"
+  $pack/polyc bench --polybench $suite --targets cuda --datasets LARGE --verify-dataset SMALL \
+    --runs "${RUNS:-1}" --tile-sizes 32 --limit 120 --out "$out/bench"
+  cp "$out/bench/bench.md" "$out/times.md"
 }
 
 case "${1:-}" in

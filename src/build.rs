@@ -143,18 +143,29 @@ fn found(program: &str) -> bool {
 
 /// The best target this machine can run.
 pub fn best_target() -> TargetArg {
-    let gpu = Path::new("/dev/nvidia0").exists() || Path::new("/dev/nvidiactl").exists();
-    if gpu && found("nvcc") && runtime_dir().is_ok() {
-        return TargetArg::Cuda;
+    *available_targets()
+        .last()
+        .expect("the C target is always available")
+}
+
+/// The targets this machine can run, C first and the best last: OpenCL with a platform
+/// installed, CUDA with nvcc and an NVIDIA GPU (both need avelas-rt's library).
+pub fn available_targets() -> Vec<TargetArg> {
+    let mut targets = vec![TargetArg::C];
+    if runtime_dir().is_err() {
+        return targets;
     }
     let icd = std::env::var_os("OCL_ICD_VENDORS")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/etc/OpenCL/vendors"));
-    let has_icd = std::fs::read_dir(&icd).is_ok_and(|mut d| d.next().is_some());
-    if has_icd && runtime_dir().is_ok() {
-        return TargetArg::Opencl;
+    if std::fs::read_dir(&icd).is_ok_and(|mut d| d.next().is_some()) {
+        targets.push(TargetArg::Opencl);
     }
-    TargetArg::C
+    let gpu = Path::new("/dev/nvidia0").exists() || Path::new("/dev/nvidiactl").exists();
+    if gpu && found("nvcc") {
+        targets.push(TargetArg::Cuda);
+    }
+    targets
 }
 
 /// Run `polyc build|run`; the exit status.

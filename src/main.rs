@@ -4,6 +4,7 @@
 //! Exit status: 0 on success, 1 on an error in the user's input (with a diagnostic naming the
 //! original file, line and construct), 2 on bad usage.
 
+mod bench;
 mod build;
 mod output;
 mod report;
@@ -29,7 +30,8 @@ use rosepolly::math::isl::Ctx;
 /// compile with polyc, build with the target's compiler and (run) execute, on the best device
 /// present unless --target says otherwise. `polyc tune PROGRAM|FILE.c [-- ARGS]` searches each
 /// SCoP's tile sizes by running the program and writes the best into PROGRAM.tuning, which the
-/// program reads when it runs (`polyc tune --help`).
+/// program reads when it runs (`polyc tune --help`). `polyc bench` verifies and times every kernel
+/// of a PolyBench/C suite on every target against the original (`polyc bench --help`).
 ///
 /// Generated programs read POLYC_TILE_SIZES (comma-separated positive integers, outermost
 /// tiled dimension first, a shorter list repeating its last value; default 32 everywhere),
@@ -165,6 +167,9 @@ enum Stage {
     /// The candidate local-memory buffers of every tiled group on the GPU targets: origins,
     /// extents, reuse, in rank order.
     Buffers,
+    /// Every SCoP in the OpenScop format (version 0.9: context, domains, original scattering,
+    /// accesses, bodies, arrays), for Clan/Candl/Pluto-style tools; not with --json.
+    Openscop,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -226,6 +231,11 @@ fn compiler_main() -> ExitCode {
         rest.extend(args[1..].iter().cloned());
         return ExitCode::from(build::main(rest).clamp(0, 255) as u8);
     }
+    if args.get(1).map(String::as_str) == Some("bench") {
+        let mut rest = vec!["polyc".to_string()];
+        rest.extend(args[1..].iter().cloned());
+        return ExitCode::from(bench::main(rest).clamp(0, 255) as u8);
+    }
     if args.get(1).map(String::as_str) == Some("tune") {
         let mut rest = vec!["polyc".to_string()];
         rest.extend(args[1..].iter().cloned());
@@ -277,6 +287,9 @@ fn check_usage(cli: &Cli) -> Result<(), String> {
             _ => None,
         });
     let gpu = matches!(target, Some(TargetArg::Opencl | TargetArg::Cuda));
+    if cli.json && matches!(cli.dump, Some(Stage::Openscop)) {
+        return Err("--dump openscop writes OpenScop; --json does not apply to it".into());
+    }
     if gpu && cli.dump.is_none() {
         if cli.no_tile {
             return Err(
@@ -376,6 +389,7 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
                     codegen::buffers::text(&report)
                 }
             }
+            Stage::Openscop => rosepolly::openscop::text(&ctx, &file, &scops)?,
         };
         return match &cli.output {
             Some(out) => write_output(out, &text),

@@ -59,4 +59,5 @@ pub mod dump;
 pub mod enumerate;
 pub mod math;
 pub mod model;
+pub mod openscop;
 pub mod syntax;

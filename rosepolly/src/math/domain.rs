@@ -84,6 +84,13 @@ impl<'c> Domain<'c> {
 
     /// One constraint matrix per convex piece, columns `params, dims, locals`.
     pub fn constraints(&self) -> Vec<ConstraintMatrix> {
+        self.try_constraints()
+            .expect("constraint coefficients fit in i64")
+    }
+
+    /// [`Domain::constraints`], or `None` when a coefficient does not fit in an `i64` (the
+    /// user's constants can be that large).
+    pub fn try_constraints(&self) -> Option<Vec<ConstraintMatrix>> {
         let params = self.param_names();
         let dims = self.dim_names();
         self.set
@@ -93,12 +100,12 @@ impl<'c> Domain<'c> {
                 let ndiv = b.dim(DimType::Div);
                 let mut columns: Vec<String> = params.iter().chain(&dims).cloned().collect();
                 columns.extend((0..ndiv).map(|i| format!("e{i}")));
-                let (eq, ineq) = b.constraint_rows();
-                ConstraintMatrix {
+                let (eq, ineq) = b.try_constraint_rows()?;
+                Some(ConstraintMatrix {
                     columns,
                     equalities: eq,
                     inequalities: ineq,
-                }
+                })
             })
             .collect()
     }

@@ -527,7 +527,11 @@ impl<'c> Set<'c> {
         // isl_set_dim takes `enum isl_dim_type`; isl-rs maps `DimType` to the same integers.
         count(unsafe { isl_set_dim(self.raw.ptr, t.to_i32()) })
     }
+    /// The dimension's name; `None` for an unnamed one (isl-rs would read its NULL name).
     pub fn dim_name(&self, t: DimType, pos: usize) -> Option<String> {
+        if !self.raw.has_dim_name(t, pos as u32).unwrap_or(false) {
+            return None;
+        }
         self.raw.get_dim_name(t, pos as u32).ok().map(str::to_owned)
     }
     pub fn tuple_name(&self) -> Option<String> {
@@ -688,13 +692,19 @@ impl<'c> BasicSet<'c> {
     }
     /// The rows `[eq | ineq]` of the constraints in column order params, set dims, divs,
     /// constant (the "simple matrix" layout of the thesis, §5.6).
-    pub fn constraint_rows(&self) -> (Vec<Vec<i64>>, Vec<Vec<i64>>) {
+    pub fn constraint_rows(&self) -> ConstraintRows {
+        self.try_constraint_rows()
+            .expect("constraint coefficients fit in i64")
+    }
+    /// [`BasicSet::constraint_rows`], or `None` when a coefficient does not fit in an `i64`
+    /// (user constants can be that large; printers report it instead of failing).
+    pub fn try_constraint_rows(&self) -> Option<ConstraintRows> {
         let order = || (DimType::Param, DimType::Set, DimType::Div, DimType::Cst);
         let (a, b, c, d) = order();
         let eq = ok(self.raw.equalities_matrix(a, b, c, d));
         let (a, b, c, d) = order();
         let ineq = ok(self.raw.inequalities_matrix(a, b, c, d));
-        (mat_rows(&eq), mat_rows(&ineq))
+        Some((mat_rows(&eq)?, mat_rows(&ineq)?))
     }
     pub fn lexmin(self) -> Set<'c> {
         Set::wrap(ok(self.raw.lexmin()))
@@ -717,15 +727,16 @@ impl<'c> BasicSet<'c> {
     }
 }
 
-fn mat_rows(m: &raw::Mat) -> Vec<Vec<i64>> {
+/// Equality rows and inequality rows of a basic set (see [`BasicSet::constraint_rows`]).
+pub type ConstraintRows = (Vec<Vec<i64>>, Vec<Vec<i64>>);
+
+/// The rows of an integer matrix; `None` if an entry does not fit in an `i64`.
+fn mat_rows(m: &raw::Mat) -> Option<Vec<Vec<i64>>> {
     let (r, c) = (ok(m.rows()), ok(m.cols()));
     (0..r)
         .map(|i| {
             (0..c)
-                .map(|j| {
-                    let v = Val::wrap(ok(m.get_element_val(i, j)));
-                    v.to_i64().expect("constraint coefficients fit in i64")
-                })
+                .map(|j| Val::wrap(ok(m.get_element_val(i, j))).to_i64())
                 .collect()
         })
         .collect()
@@ -801,6 +812,11 @@ impl<'c> Map<'c> {
     pub fn detect_equalities(self) -> Map<'c> {
         Map::wrap(ok(self.raw.detect_equalities()))
     }
+    /// The map simplified for inputs in `context` (isl_map_gist_domain): equal to this one on
+    /// `context`, without the constraints `context` implies.
+    pub fn gist_domain(self, context: Set<'c>) -> Map<'c> {
+        Map::wrap(ok(self.raw.gist_domain(context.raw)))
+    }
     pub fn remove_redundancies(self) -> Map<'c> {
         Map::wrap(ok(self.raw.remove_redundancies()))
     }
@@ -822,7 +838,11 @@ impl<'c> Map<'c> {
     pub fn dim(&self, t: DimType) -> usize {
         count(ok(self.raw.dim(t)))
     }
+    /// The dimension's name; `None` for an unnamed one (isl-rs would read its NULL name).
     pub fn dim_name(&self, t: DimType, pos: usize) -> Option<String> {
+        if !self.raw.has_dim_name(t, pos as u32).unwrap_or(false) {
+            return None;
+        }
         self.raw.get_dim_name(t, pos as u32).ok().map(str::to_owned)
     }
     pub fn in_tuple_name(&self) -> Option<String> {

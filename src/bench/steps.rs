@@ -1,0 +1,478 @@
+//! The steps of one kernel on one target: compile with polyc, build with the system compilers,
+//! verify the array dumps against the original program's, tune, time side by side.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use indicatif::ProgressBar;
+use polybench::harness::{self, Build};
+use polybench::Kernel;
+
+use super::{BenchCli, Failure, Plan, Row, Step};
+use crate::TargetArg;
+
+/// The original program's array dump at the verification dataset, built once per kernel.
+pub fn reference(plan: &Plan, k: &Kernel, dataset: &str, work: &Path) -> Result<String, Failure> {
+    let exe = work.join(format!("{}-{dataset}-orig-dump", k.name));
+    harness::compile(k, &k.source, &original_build(plan, dataset, true), &exe)
+        .and_then(|()| harness::run(&exe, &[]))
+        .map_err(|reason| Failure {
+            step: Step::Original,
+            reason,
+        })
+}
+
+/// The original program's build: the baseline flags, PolyBench's timer or its dumps.
+fn original_build(plan: &Plan, dataset: &str, dump: bool) -> Build {
+    let mut cflags = plan.baseline_cflags.clone();
+    if !dump {
+        cflags.push("-DPOLYBENCH_TIME".into());
+    }
+    Build {
+        dataset: dataset.into(),
+        openmp: false,
+        cflags,
+        dump_arrays: dump,
+        ldflags: Vec::new(),
+    }
+}
+
+/// One kernel on one target.
+pub struct KernelBench<'a> {
+    pub cli: &'a BenchCli,
+    pub plan: &'a Plan,
+    pub kernel: &'a Kernel,
+    pub target: TargetArg,
+    pub work: &'a Path,
+    pub bar: &'a ProgressBar,
+}
+
+impl KernelBench<'_> {
+    fn step(&self, dataset: &str, what: &str) {
+        self.bar.set_message(format!(
+            "{} {} {dataset}: {what}",
+            self.kernel.name,
+            self.target.flag()
+        ));
+    }
+
+    /// This polyc and `--polyc-flags`.
+    fn polyc(&self) -> (&Path, &str) {
+        (&self.plan.polyc, &self.cli.polyc_flags)
+    }
+
+    /// The baseline's polyc and flags, if there is a baseline.
+    fn baseline(&self) -> Option<(&Path, &str)> {
+        let cli = self.cli;
+        if cli.baseline_polyc.is_none() && cli.baseline_flags.is_none() {
+            return None;
+        }
+        let polyc = cli.baseline_polyc.as_deref().unwrap_or(&self.plan.polyc);
+        Some((polyc, cli.baseline_flags.as_deref().unwrap_or("")))
+    }
+
+    /// The environment of polyc's program under `configuration`.
+    fn env(&self, configuration: &Option<String>) -> Vec<(String, String)> {
+        let mut env = vec![("OMP_NUM_THREADS".to_string(), self.plan.threads.to_string())];
+        if let Some(sizes) = configuration {
+            env.push(("POLYC_TILE_SIZES".into(), sizes.clone()));
+        }
+        env
+    }
+
+    /// Compile with `polyc` (this one, or `--baseline-polyc`) and build at `dataset`; the
+    /// executable.
+    fn program(
+        &self,
+        (polyc, flags): (&Path, &str),
+        tag: &str,
+        dataset: &str,
+        dump: bool,
+    ) -> Result<PathBuf, Failure> {
+        let k = self.kernel;
+        let ext = if self.target == TargetArg::Cuda {
+            "cu"
+        } else {
+            "c"
+        };
+        let name = format!(
+            "{}-{}-{dataset}-{tag}{}",
+            k.name,
+            self.target.flag(),
+            if dump { "-dump" } else { "" }
+        );
+        let source = self.work.join(format!("{name}.{ext}"));
+        let build = original_build(self.plan, dataset, dump);
+        let out = Command::new(polyc)
+            .arg(&k.source)
+            .args(build.cpp_flags(k))
+            .args(flags.split_whitespace())
+            .args(["--target", self.target.flag(), "-o"])
+            .arg(&source)
+            .output()
+            .map_err(|e| {
+                failure(
+                    Step::Compile,
+                    format!("cannot run {}: {e}", polyc.display()),
+                )
+            })?;
+        if !out.status.success() {
+            return Err(failure(
+                Step::Compile,
+                String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            ));
+        }
+        let exe = self.work.join(&name);
+        self.build(&source, &build, &exe)
+            .map_err(|reason| failure(Step::Build, reason))?;
+        Ok(exe)
+    }
+
+    fn build(&self, source: &Path, build: &Build, exe: &Path) -> Result<(), String> {
+        let target = self.target;
+        if target == TargetArg::Cuda {
+            return nvcc(self.kernel, source, build, exe);
+        }
+        let mut b = build.clone();
+        b.openmp = target == TargetArg::C;
+        b.cflags.extend(
+            crate::build::cflags(target)
+                .into_iter()
+                .filter(|f| f != "-fopenmp"),
+        );
+        b.ldflags = crate::build::libs(target)?;
+        harness::compile(self.kernel, source, &b, exe)
+    }
+
+    /// Builds polyc's program at the verification dataset and compares its dumps, under every
+    /// configuration, with the original's (`reference`): exactly on the C target, within the
+    /// device's rounding elsewhere.
+    pub fn verify(&self, reference: &Result<String, Failure>) -> Result<(), Failure> {
+        let dataset = &self.cli.verify_dataset;
+        let reference = reference.as_ref().map_err(Clone::clone)?;
+        self.step(dataset, "verify");
+        let exe = self.program(self.polyc(), "polyc", dataset, true)?;
+        for configuration in &self.plan.configurations {
+            let env = self.env(configuration);
+            let env: Vec<(&str, &str)> =
+                env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            let dump = harness::run(&exe, &env).map_err(|r| failure(Step::Verify, r))?;
+            let differs = if self.target == TargetArg::C {
+                harness::compare_dumps(reference, &dump)
+            } else {
+                compare_within_rounding(reference, &dump)
+            };
+            if let Some(d) = differs {
+                let with = configuration
+                    .as_deref()
+                    .map_or(String::new(), |c| format!(" with POLYC_TILE_SIZES={c}"));
+                return Err(failure(Step::Verify, format!("{dataset}{with}: {d}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Times the original and polyc's program at `dataset`; `originals` holds the original's
+    /// timing builds, shared by the targets.
+    pub fn measure(
+        &self,
+        dataset: &str,
+        verified: &Result<(), Failure>,
+        originals: &mut BTreeMap<String, Result<PathBuf, Failure>>,
+    ) -> Row {
+        let mut row = Row {
+            kernel: self.kernel.name.clone(),
+            category: self.kernel.category.clone(),
+            target: self.target.flag(),
+            dataset: dataset.into(),
+            verified: verified.is_ok(),
+            original_ms: None,
+            polyc_ms: None,
+            baseline_ms: None,
+            original_runs: Vec::new(),
+            polyc_runs: Vec::new(),
+            configuration: String::new(),
+            profile: Vec::new(),
+            failure: None,
+        };
+        if let Err(e) = verified
+            .clone()
+            .and_then(|()| self.time(dataset, originals, &mut row))
+        {
+            row.failure = Some(e);
+        }
+        row
+    }
+
+    fn time(
+        &self,
+        dataset: &str,
+        originals: &mut BTreeMap<String, Result<PathBuf, Failure>>,
+        row: &mut Row,
+    ) -> Result<(), Failure> {
+        self.step(dataset, "build");
+        let original = originals
+            .entry(dataset.to_string())
+            .or_insert_with(|| {
+                let exe = self
+                    .work
+                    .join(format!("{}-{dataset}-orig", self.kernel.name));
+                harness::compile(
+                    self.kernel,
+                    &self.kernel.source,
+                    &original_build(self.plan, dataset, false),
+                    &exe,
+                )
+                .map(|()| exe)
+                .map_err(|r| failure(Step::Original, r))
+            })
+            .clone()?;
+        let exe = self.program(self.polyc(), "polyc", dataset, false)?;
+        let baseline = match self.baseline() {
+            Some(b) => Some(self.program(b, "baseline", dataset, false)?),
+            None => None,
+        };
+        if self.cli.tune {
+            self.step(dataset, "tune");
+            self.tune(&exe)?;
+        }
+        let mut variants = vec![Variant::new(original, Vec::new())];
+        for c in &self.plan.configurations {
+            variants.push(Variant::new(exe.clone(), self.env(c)));
+        }
+        let has_baseline = baseline.is_some();
+        if let Some(b) = baseline {
+            variants.push(Variant::new(b, self.env(&None)));
+        }
+        for run in 0..self.cli.runs {
+            self.step(
+                dataset,
+                &format!("time, run {} of {}", run + 1, self.cli.runs),
+            );
+            for v in &mut variants {
+                let t = time_one(&v.exe, &v.env, self.plan.limit)
+                    .map_err(|r| failure(Step::Time, r))?;
+                // Milliseconds; PolyBench prints microseconds' digits.
+                v.times.push((t * 1e9).round() / 1e6);
+            }
+        }
+        let configs = &variants[1..=self.plan.configurations.len()];
+        let best = (0..configs.len())
+            .min_by(|&a, &b| configs[a].median().total_cmp(&configs[b].median()))
+            .unwrap_or(0);
+        row.original_ms = Some(variants[0].median());
+        row.original_runs = variants[0].times.clone();
+        row.polyc_ms = Some(configs[best].median());
+        row.polyc_runs = configs[best].times.clone();
+        row.baseline_ms = has_baseline
+            .then(|| variants.last().map(Variant::median))
+            .flatten();
+        let chosen = &self.plan.configurations[best];
+        row.configuration = match chosen {
+            Some(c) => c.clone(),
+            None if self.cli.tune => "tuned".into(),
+            None => "default".into(),
+        };
+        row.profile = profile(&exe, &self.env(chosen));
+        Ok(())
+    }
+
+    /// `polyc tune EXE`: its tuning file, beside it, is what the timed runs read.
+    fn tune(&self, exe: &Path) -> Result<(), Failure> {
+        let me = std::env::current_exe().map_err(|e| failure(Step::Tune, e.to_string()))?;
+        let out = Command::new(me)
+            .arg("tune")
+            .arg(exe)
+            .env("OMP_NUM_THREADS", self.plan.threads.to_string())
+            .output()
+            .map_err(|e| failure(Step::Tune, e.to_string()))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            let err = String::from_utf8_lossy(&out.stderr);
+            Err(failure(Step::Tune, last_lines(&err, 5)))
+        }
+    }
+}
+
+fn failure(step: Step, reason: String) -> Failure {
+    Failure { step, reason }
+}
+
+/// A program with its environment and its times (ms).
+struct Variant {
+    exe: PathBuf,
+    env: Vec<(String, String)>,
+    times: Vec<f64>,
+}
+
+impl Variant {
+    fn new(exe: PathBuf, env: Vec<(String, String)>) -> Variant {
+        Variant {
+            exe,
+            env,
+            times: Vec::new(),
+        }
+    }
+
+    fn median(&self) -> f64 {
+        median(&self.times)
+    }
+}
+
+pub fn median(v: &[f64]) -> f64 {
+    let mut t = v.to_vec();
+    t.sort_by(f64::total_cmp);
+    match t.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => t[n / 2],
+        n => (t[n / 2 - 1] + t[n / 2]) / 2.0,
+    }
+}
+
+/// One run: the time PolyBench's timer prints (seconds), or why there is none.
+fn time_one(exe: &Path, env: &[(String, String)], limit: Duration) -> Result<f64, String> {
+    let mut child = Command::new(exe)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let start = Instant::now();
+    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("ran past the limit of {} s", limit.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!(
+            "exited with {}: {}",
+            out.status,
+            last_lines(&String::from_utf8_lossy(&out.stderr), 5)
+        ));
+    }
+    stdout
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .ok_or_else(|| "printed no time (is it a PolyBench program?)".to_string())
+}
+
+/// The profile lines (`polyc: scop=...`) of one run with `POLYC_PROFILE=1`.
+fn profile(exe: &Path, env: &[(String, String)]) -> Vec<String> {
+    let Ok(out) = Command::new(exe)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .env("POLYC_PROFILE", "1")
+        .output()
+    else {
+        return Vec::new();
+    };
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.starts_with("polyc: scop="))
+        .map(|l| l.trim_start_matches("polyc: ").to_string())
+        .collect()
+}
+
+fn last_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// nvcc on the generated `.cu` and PolyBench's `polybench.c` (as CUDA C++, so that their
+/// functions link), with the host compiler's flags passed through.
+fn nvcc(k: &Kernel, source: &Path, build: &Build, exe: &Path) -> Result<(), String> {
+    let utilities = polybench::utilities_of(k);
+    let (host, defines): (Vec<&String>, Vec<&String>) =
+        build.cflags.iter().partition(|f| !f.starts_with("-D"));
+    let mut cmd = Command::new("nvcc");
+    cmd.args(["-O3", "-arch=native"])
+        .args(crate::build::cflags(TargetArg::Cuda))
+        .args(defines)
+        .args(build.cpp_flags(k))
+        .args(build.dump_arrays.then_some("-DPOLYBENCH_DUMP_ARRAYS"));
+    if !host.is_empty() {
+        let joined: Vec<&str> = host.iter().map(|s| s.as_str()).collect();
+        cmd.arg(format!("-Xcompiler={}", joined.join(",")));
+    }
+    cmd.arg(source)
+        .args(["-x", "cu"])
+        .arg(utilities.join("polybench.c"))
+        .arg("-o")
+        .arg(exe)
+        .args(crate::build::libs(TargetArg::Cuda)?);
+    let out = cmd.output().map_err(|e| format!("cannot run nvcc: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "nvcc failed on {}:\n{}",
+            source.display(),
+            last_lines(&String::from_utf8_lossy(&out.stderr), 10)
+        ))
+    }
+}
+
+/// Where two array dumps differ by more than the device's rounding, if anywhere: words must be
+/// equal, numbers within a relative 1e-6 or one unit of their last printed digit (a value on a
+/// rounding boundary may print either way).
+pub fn compare_within_rounding(expected: &str, actual: &str) -> Option<String> {
+    let (e, a): (Vec<&str>, Vec<&str>) = (
+        expected.split_whitespace().collect(),
+        actual.split_whitespace().collect(),
+    );
+    if e.len() != a.len() {
+        return Some(format!("dumps have {} and {} words", e.len(), a.len()));
+    }
+    let bad = e.iter().zip(&a).position(|(x, y)| !close(x, y))?;
+    Some(format!(
+        "dumps differ at word {} of {} (expected `{}`, got `{}`)",
+        bad + 1,
+        e.len(),
+        e[bad],
+        a[bad]
+    ))
+}
+
+fn close(x: &str, y: &str) -> bool {
+    if x == y {
+        return true;
+    }
+    let (Ok(a), Ok(b)) = (x.parse::<f64>(), y.parse::<f64>()) else {
+        return false;
+    };
+    let digits = |s: &str| s.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
+    let unit = 10f64.powi(-digits(x).max(digits(y)));
+    let diff = (a - b).abs();
+    diff <= unit * 1.000_001 || diff <= 1e-6 * a.abs().max(b.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounding_differences_are_within_tolerance() {
+        assert_eq!(compare_within_rounding("A 1.25 2.00", "A 1.26 2.00"), None);
+        assert!(compare_within_rounding("A 1.25", "A 1.27").is_some());
+        assert!(compare_within_rounding("A 1.25", "B 1.25").is_some());
+        assert!(compare_within_rounding("A 1.25", "A 1.25 1").is_some());
+        assert_eq!(
+            compare_within_rounding("x 12345678.00", "x 12345679.00"),
+            None
+        );
+    }
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+}
