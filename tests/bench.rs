@@ -133,6 +133,33 @@ fn bench_verifies_times_and_reports_a_broken_kernel() {
 }
 
 #[test]
+fn tuned_sizes_reach_the_timed_program() {
+    let dir = polybench::harness::scratch_dir("bench-tune");
+    let out = Command::new(env!("CARGO_BIN_EXE_polyc"))
+        .args([
+            "bench",
+            "--kernels",
+            "jacobi-2d",
+            "--targets",
+            "c",
+            "--datasets",
+            "SMALL",
+        ])
+        .args(["--runs", "1", "--tune", "--out"])
+        .arg(dir.as_ref())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("bench.json")).unwrap()).unwrap();
+    let row = &json["rows"][0];
+    assert_eq!(row["configuration"], "tuned");
+    let profile = row["profile"][0].as_str().unwrap();
+    assert!(profile.contains("sizes_from=tuned"), "{profile}");
+}
+
+#[test]
 fn bad_arguments_are_usage_errors() {
     for args in [
         &["bench", "--datasets", "HUGE"][..],

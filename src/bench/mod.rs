@@ -310,7 +310,12 @@ fn run(cli: &BenchCli, plan: &Plan) -> Result<Vec<Row>, String> {
             for dataset in &cli.datasets {
                 let row = bench.measure(dataset, &verified, &mut originals);
                 bar.inc(1);
-                bar.println(report::line(&row));
+                // Above the bar on a terminal; a plain line in a log, where the bar is hidden.
+                if bar.is_hidden() {
+                    eprintln!("{}", report::line(&row));
+                } else {
+                    bar.println(report::line(&row));
+                }
                 rows.push(row);
             }
         }

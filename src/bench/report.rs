@@ -215,7 +215,8 @@ fn summary(rows: &[Row]) -> Vec<String> {
                 .unwrap_or(("-", f64::NAN));
             let below = same.iter().filter(|(_, s)| *s < 1.0).count();
             format!(
-                "{t} at {d}: geometric mean {g:.2}× over {n} kernels; slowest {slowest} {}, {below} below 1.0×",
+                "{t} at {d}: geometric mean {} over {n} kernels; slowest {slowest} {}, {below} below 1.0×",
+                times(Some(g)),
                 times(Some(s))
             )
         })

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use avelas_contract::tuning;
 use indicatif::ProgressBar;
 use polybench::harness::{self, Build};
 use polybench::Kernel;
@@ -236,7 +237,7 @@ impl KernelBench<'_> {
         };
         if self.cli.tune {
             self.step(dataset, "tune");
-            self.tune(&exe)?;
+            self.tune(&exe, dataset)?;
         }
         let mut variants = vec![Variant::new(original, Vec::new())];
         for c in &self.plan.configurations {
@@ -279,21 +280,25 @@ impl KernelBench<'_> {
         Ok(())
     }
 
-    /// `polyc tune EXE`: its tuning file, beside it, is what the timed runs read.
-    fn tune(&self, exe: &Path) -> Result<(), Failure> {
-        let me = std::env::current_exe().map_err(|e| failure(Step::Tune, e.to_string()))?;
-        let out = Command::new(me)
+    /// `polyc tune` on the program built with array dumps (the timed build prints its time, which
+    /// differs from run to run, so the tuner could verify nothing by it), then its tuning file
+    /// beside `exe`, whose SCoPs have the same keys (same generated code and parameters).
+    fn tune(&self, exe: &Path, dataset: &str) -> Result<(), Failure> {
+        let dumps = self.program(self.polyc(), "polyc", dataset, true)?;
+        let out = Command::new(&self.plan.polyc)
             .arg("tune")
-            .arg(exe)
+            .arg(&dumps)
             .env("OMP_NUM_THREADS", self.plan.threads.to_string())
             .output()
             .map_err(|e| failure(Step::Tune, e.to_string()))?;
-        if out.status.success() {
-            Ok(())
-        } else {
+        if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);
-            Err(failure(Step::Tune, last_lines(&err, 5)))
+            return Err(failure(Step::Tune, last_lines(&err, 5)));
         }
+        let file = |p: &Path| PathBuf::from(format!("{}{}", p.display(), tuning::SUFFIX));
+        std::fs::copy(file(&dumps), file(exe))
+            .map(|_| ())
+            .map_err(|e| failure(Step::Tune, format!("polyc tune wrote no tuning file: {e}")))
     }
 }
 
