@@ -15,7 +15,7 @@ use rosepolly::math::ConstraintMatrix;
 use rosepolly::model::Scop;
 
 use crate::deltas::{self, Piece};
-use crate::farkas::{farkas_rows, DepForm};
+use crate::farkas::{try_farkas_rows, DepForm};
 use crate::ilp::{feasible, lexmin, Layout};
 use crate::order::{coefficient_order, direction, edges};
 use crate::ortho::{orthogonal_basis, rank};
@@ -96,7 +96,7 @@ pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Sch
                 dims: st.kinds.len(),
             });
         }
-        let found = if st.full_rank() { 0 } else { st.find_band() };
+        let found = if st.full_rank() { 0 } else { st.find_band()? };
         if std::env::var_os("POLYC_DEBUG_PLUTO").is_some() {
             eprintln!(
                 "pluto: dims {} found {found} full {} pieces {}",
@@ -169,7 +169,7 @@ impl<'c> State<'_, 'c> {
     }
 
     /// Algorithm 1, lines 7–19: one band of permutable hyperplanes. Returns how many were found.
-    fn find_band(&mut self) -> usize {
+    fn find_band(&mut self) -> Result<usize, PlutoError> {
         let band_pieces = self.pieces.clone();
         let t0 = std::time::Instant::now();
         let context = self.nonnegative_params();
@@ -186,9 +186,14 @@ impl<'c> State<'_, 'c> {
             // is measured for non-negative problem sizes only (without that context, a piece
             // that does not mention a parameter would force its bound coefficient to zero for
             // every other piece too).
-            form.add_legality(&mut base, &farkas_rows(&p.remaining));
+            let legality = try_farkas_rows(&p.remaining).ok_or(PlutoError::CoefficientOverflow)?;
+            form.add_legality(&mut base, &legality);
+            // The bound is a cost: a piece whose bound cannot be written leaves it out (the
+            // schedule stays legal, only the cost model weakens).
             let bounded = p.remaining.clone().intersect_params(context.clone());
-            form.add_bounding(&mut base, &farkas_rows(&bounded));
+            if let Some(rows) = try_farkas_rows(&bounded) {
+                form.add_bounding(&mut base, &rows);
+            }
         }
         base.normalize();
         let debug = std::env::var_os("POLYC_DEBUG_PLUTO").is_some();
@@ -232,7 +237,7 @@ impl<'c> State<'_, 'c> {
                 eprintln!("pluto: close band {:?}", t3.elapsed());
             }
         }
-        found
+        Ok(found)
     }
 
     /// `{ : n >= 0 }` for every parameter.

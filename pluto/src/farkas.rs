@@ -20,10 +20,11 @@ pub struct FarkasRows {
 
 /// Compute the coefficient set of a convex dependence piece. Existentially quantified variables
 /// are dropped first (an over-approximation of the piece, so the constraints stay sound).
-pub fn farkas_rows(piece: &Map) -> FarkasRows {
+/// None when a coefficient does not fit in an `i64`.
+pub fn try_farkas_rows(piece: &Map) -> Option<FarkasRows> {
     let wrapped = piece.clone().wrap_set().remove_divs();
-    let (eq, ineq) = wrapped.coefficients().constraint_rows();
-    FarkasRows { eq, ineq }
+    let (eq, ineq) = wrapped.coefficients().try_constraint_rows()?;
+    Some(FarkasRows { eq, ineq })
 }
 
 /// The unknowns a dependence from `src` to `sink` involves: `sigma` gives each statement's
@@ -112,7 +113,7 @@ mod tests {
             &[vec!["i".into()]],
             &[vec![0]],
         );
-        let rows = farkas_rows(&dep);
+        let rows = try_farkas_rows(&dep).unwrap();
         let form = DepForm {
             layout: &layout,
             src: 0,

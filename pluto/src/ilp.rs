@@ -12,7 +12,7 @@
 //! checked exactly against every constraint, and isl decides whenever that check fails or
 //! good_lp finds no solution: a schedule's legality never rests on floating point.
 
-use good_lp::{variable, Expression, ProblemVariables, Solution, SolverModel};
+use good_lp::{variable, Expression, ProblemVariables, SolverModel};
 use rosepolly::math::isl::{BasicSet, Ctx};
 use rosepolly::math::ConstraintMatrix;
 
@@ -205,10 +205,29 @@ fn lexmin_good_lp(sys: &ConstraintMatrix) -> Option<Vec<i64>> {
         for (j, v) in fixed.iter().enumerate() {
             model = model.with(Expression::from(x[j]).eq(*v as f64));
         }
-        let sol = model.solve().ok()?;
-        fixed.push(sol.value(x[k]).round() as i64);
+        fixed.push(minimum(&model, k)?.round() as i64);
     }
     Some(fixed)
+}
+
+/// Branch-and-bound nodes one integer program may take. Each node keeps a tableau (hundreds of
+/// kilobytes for the largest programs), and an unlucky program's search grows without end:
+/// a random 2-nest program took 18 GB in a minute. Past the budget isl decides, exactly.
+pub const NODE_BUDGET: u64 = 2_000;
+
+/// Unknown `k`'s value at the proven optimum of `model`, or None (infeasible, or the node budget
+/// spent before optimality was proven: a merely feasible point would make the schedule depend on
+/// the machine's speed).
+fn minimum(model: &good_lp::solvers::microlp::MicroLpProblem, k: usize) -> Option<f64> {
+    // good_lp builds the model; microlp's own options carry the node budget good_lp does not.
+    let mut options = microlp::SolveOptions::default();
+    options.node_limit = Some(NODE_BUDGET);
+    let outcome = model.as_inner().solve_with(options).ok()?;
+    if !outcome.is_optimal() {
+        return None;
+    }
+    // microlp's variables are good_lp's, in creation order.
+    outcome.solution()?.iter().nth(k).map(|(_, v)| v)
 }
 
 #[cfg(test)]

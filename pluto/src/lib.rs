@@ -69,6 +69,10 @@ impl Default for PlutoOptions {
 pub enum PlutoError {
     #[error("the scheduler made no progress after {dims} dimensions")]
     NoProgress { dims: usize },
+    /// A dependence's Farkas constraints have a coefficient beyond 64 bits (C's wrap-around
+    /// arithmetic, modelled exactly, brings constants like 2^64 into them).
+    #[error("a dependence's legality constraints have coefficients beyond 64 bits")]
+    CoefficientOverflow,
 }
 
 /// Schedule a SCoP with Pluto's algorithm.

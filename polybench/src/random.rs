@@ -1,10 +1,12 @@
 //! Random small affine loop programs, for property tests of the dependence analysis, the
-//! scheduler and the tiler: a function with one `#pragma scop` region of one to three loop
-//! nests, up to three deep, with rectangular, triangular and decreasing loops, statements at any
-//! depth (imperfect nests), and uniform and non-uniform subscripts on two 2-D arrays, a 1-D
-//! array and a scalar. The iterators and the parameters get random C integer types (`int`,
-//! `long`, `unsigned`, `short`; `size_t` parameters), and the iterators are read after the
-//! region, so that C's conversions and the values loops leave behind are exercised.
+//! scheduler and the tiler, and for the differential test at scale (`scripts/differential.sh`):
+//! a function with one `#pragma scop` region of one to three loop nests, up to three deep, with
+//! rectangular, triangular, decreasing and strided loops, bounds with `min`/`max` (as C's `?:`),
+//! statements at any depth (imperfect nests), some under affine conditions (`if`, `else`), and
+//! uniform and non-uniform subscripts on two 2-D arrays, a 1-D array and a scalar (a reduction
+//! when it is updated with `+=`). The iterators and the parameters get random C integer types
+//! (`int`, `long`, `unsigned`, `short`; `size_t` parameters), and the iterators are read after
+//! the region, so that C's conversions and the values loops leave behind are exercised.
 //!
 //! Every array access stays inside the declared extents for parameter values up to
 //! [`MAX_PARAM`], so the programs can also be compiled and run.
@@ -69,17 +71,49 @@ impl Types {
     }
 }
 
+/// The constructs beyond the base ones (loops of steps ±1 with rectangular and triangular
+/// bounds, plain statements). [`program`] draws none of them, so that the property tests of the
+/// scheduler and the tiler keep their programs; the differential test at scale draws all of them
+/// ([`Features::ALL`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Features {
+    /// Loops counting up by 2 or 3.
+    pub strides: bool,
+    /// Bounds with `min`/`max`, written as `?:`.
+    pub min_max: bool,
+    /// Statements under affine conditions, with `else` branches.
+    pub conditions: bool,
+}
+
+impl Features {
+    pub const BASE: Features = Features {
+        strides: false,
+        min_max: false,
+        conditions: false,
+    };
+    pub const ALL: Features = Features {
+        strides: true,
+        min_max: true,
+        conditions: true,
+    };
+}
+
 /// A random program; the same seed always gives the same text. The kernel function is
 /// `kernel(P n, P m, double A[..][..], double B[..][..], double x[..])` for an integer type P;
 /// it returns a number made of its iterators' final values.
 pub fn program(seed: u64) -> String {
+    program_with(seed, Features::BASE)
+}
+
+/// [`program`] with the constructs `features` allows.
+pub fn program_with(seed: u64, features: Features) -> String {
     let mut rng = Rng::new(seed);
     let types = Types::draw(&mut rng);
     let mut body = String::new();
     let nests = 1 + rng.below(3);
     for _ in 0..nests {
         let depth = 1 + rng.below(3);
-        nest(&mut rng, types, &mut body, 0, depth, "  ");
+        nest(&mut rng, types, features, &mut body, 0, depth, "  ");
     }
     format!(
         "/* random affine program, seed {seed} */\n\
@@ -100,6 +134,11 @@ pub fn program(seed: u64) -> String {
 /// drawn from the seed (1..=[`MAX_PARAM`]) and prints every array element and the kernel's
 /// result: a whole program to compile, run and compare.
 pub fn program_with_main(seed: u64) -> String {
+    program_with_main_of(seed, Features::BASE)
+}
+
+/// [`program_with_main`] with the constructs `features` allows.
+pub fn program_with_main_of(seed: u64, features: Features) -> String {
     let mut rng = Rng::new(seed ^ 0x5eed);
     let (n, m) = (
         1 + rng.below(MAX_PARAM as usize),
@@ -123,30 +162,61 @@ pub fn program_with_main(seed: u64) -> String {
          \x20   for (int b = 0; b < {e}; b++) printf(\"%.17g %.17g\\n\", A[a][b], B[a][b]);\n\
          \x20 }}\n\
          \x20 return 0;\n}}\n",
-        program(seed),
+        program_with(seed, features),
         e = EXTENT
     )
 }
 
 /// A loop at `level` and everything inside it, down to `depth` loops.
-fn nest(rng: &mut Rng, types: Types, out: &mut String, level: usize, depth: usize, indent: &str) {
+fn nest(
+    rng: &mut Rng,
+    types: Types,
+    features: Features,
+    out: &mut String,
+    level: usize,
+    depth: usize,
+    indent: &str,
+) {
     let it = ITERS[level];
     let outer = (level > 0).then(|| ITERS[level - 1]);
     let bound = *rng.pick(&["n", "m"]);
-    let (lower, upper) = match (outer, rng.below(4)) {
+    // The base forms are drawn as they always were, so that `program`'s texts do not change.
+    let form = if features.min_max {
+        rng.below(6)
+    } else {
+        [0, 1, 4, 5][rng.below(4)]
+    };
+    let (lower, upper) = match (outer, form) {
         (Some(o), 0) => ("0".to_string(), format!("{it} <= {o}")),
         (Some(o), 1) => (format!("{o} + 1"), format!("{it} < {bound}")),
-        (_, 2) => ("1".to_string(), format!("{it} < {bound} - 1")),
+        // min: no further than 4 past the outer iterator, nor than the bound.
+        (Some(o), 2) => (
+            "0".to_string(),
+            format!("{it} < ({bound} < {o} + 4 ? {bound} : {o} + 4)"),
+        ),
+        // max: from 2 before the outer iterator (or 0).
+        (Some(o), 3) => (
+            format!("({o} > 2 ? {o} - 2 : 0)"),
+            format!("{it} < {bound}"),
+        ),
+        (_, 4) => ("1".to_string(), format!("{it} < {bound} - 1")),
         _ => ("0".to_string(), format!("{it} < {bound}")),
     };
     // Decreasing loops only for the simple rectangular form, where the bounds swap cleanly.
-    // An unsigned iterator stops at 1 rather than wrap below 0.
+    // An unsigned iterator stops at 1 rather than wrap below 0; strides only count up, so that
+    // no iterator steps below 0.
     if lower == "0" && upper == format!("{it} < {bound}") && rng.chance(20) {
         let (from, to) = match types.unsigned_iterator() {
             true => (bound.to_string(), format!("{it} >= 1")),
             false => (format!("{bound} - 1"), format!("{it} >= 0")),
         };
         let _ = writeln!(out, "{indent}for ({it} = {from}; {to}; {it}--) {{");
+    } else if features.strides && rng.chance(15) {
+        let step = 2 + rng.below(2);
+        let _ = writeln!(
+            out,
+            "{indent}for ({it} = {lower}; {upper}; {it} += {step}) {{"
+        );
     } else {
         let _ = writeln!(out, "{indent}for ({it} = {lower}; {upper}; {it}++) {{");
     }
@@ -154,16 +224,45 @@ fn nest(rng: &mut Rng, types: Types, out: &mut String, level: usize, depth: usiz
     let live = &ITERS[..=level];
     if level + 1 < depth {
         if rng.chance(30) {
-            statement(rng, out, live, &inner);
+            guarded_statement(rng, features, out, live, &inner);
         }
-        nest(rng, types, out, level + 1, depth, &inner);
+        nest(rng, types, features, out, level + 1, depth, &inner);
         if rng.chance(25) {
-            statement(rng, out, live, &inner);
+            guarded_statement(rng, features, out, live, &inner);
         }
     } else {
         for _ in 0..1 + rng.below(2) {
-            statement(rng, out, live, &inner);
+            guarded_statement(rng, features, out, live, &inner);
         }
+    }
+    let _ = writeln!(out, "{indent}}}");
+}
+
+/// A statement, under an affine condition one time in five (with an `else` branch sometimes).
+fn guarded_statement(
+    rng: &mut Rng,
+    features: Features,
+    out: &mut String,
+    live: &[&str],
+    indent: &str,
+) {
+    if !features.conditions || !rng.chance(20) {
+        return statement(rng, out, live, indent);
+    }
+    let a = *rng.pick(live);
+    let b = *rng.pick(live);
+    let condition = match rng.below(4) {
+        0 => format!("{a} >= {b} + 1"),
+        1 => format!("{a} + {b} < n"),
+        2 => format!("{a} % 2 == 0"),
+        _ => format!("{a} <= m - 2 && {b} > 0"),
+    };
+    let inner = format!("{indent}  ");
+    let _ = writeln!(out, "{indent}if ({condition}) {{");
+    statement(rng, out, live, &inner);
+    if rng.chance(40) {
+        let _ = writeln!(out, "{indent}}} else {{");
+        statement(rng, out, live, &inner);
     }
     let _ = writeln!(out, "{indent}}}");
 }
@@ -218,5 +317,10 @@ mod tests {
         let distinct: std::collections::BTreeSet<String> = (0..20).map(program).collect();
         assert_eq!(distinct.len(), 20);
         assert!(program(3).contains("#pragma scop"));
+        // Every construct appears somewhere in the first hundred programs.
+        let all: String = (0..100).map(|s| program_with(s, Features::ALL)).collect();
+        for construct in [" += 2)", " += 3)", " ? ", "if (", "} else {", "--)"] {
+            assert!(all.contains(construct), "{construct}");
+        }
     }
 }
