@@ -101,10 +101,10 @@ fn main() {
     let done = AtomicUsize::new(0);
     let start = Instant::now();
     let outcomes = polybench::harness::par_map(&seeds, |&seed| {
-        let with_opencl = opencl && o.opencl_every > 0 && seed % o.opencl_every == 0;
+        let with_opencl = opencl && o.opencl_every > 0 && seed.is_multiple_of(o.opencl_every);
         let outcome = check(&o, &work, seed, with_opencl);
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if n % 100 == 0 {
+        if n.is_multiple_of(100) {
             eprintln!(
                 "differential: {n} of {} programs, {:.0} s",
                 seeds.len(),
