@@ -138,6 +138,9 @@ pub fn compile(
             opts,
         };
         let code = match gpu {
+            // Loops with no statement in them: nothing to tile or offload; the iterators'
+            // final values (below) are all the SCoP computes.
+            _ if scop.statements.is_empty() => job.c(),
             Some(dialect) => match job.gpu(dialect) {
                 Some((code, device)) => {
                     kernels.push_str(&device);

@@ -428,7 +428,7 @@ fn shrink(o: &Options, work: &Path, seed: u64, f: &Failure) -> String {
     let still_fails = |candidate: &str, step: usize| {
         matches!(
             differs(o, work, &format!("s{seed}-shrink{step}"), candidate, &failing),
-            Err(Verdict::Failed(g)) if g.kind == f.kind
+            Err(Verdict::Failed(g)) if g.kind == f.kind && panic_site(&g.detail) == panic_site(&f.detail)
         )
     };
     let mut step = 0;
@@ -446,6 +446,14 @@ fn shrink(o: &Options, work: &Path, seed: u64, f: &Failure) -> String {
             None => return text,
         }
     }
+}
+
+/// Where a crash panicked and its message (the same crash, whatever the thread's id), or "".
+fn panic_site(detail: &str) -> String {
+    detail
+        .split_once("panicked at ")
+        .map(|(_, rest)| rest.lines().take(2).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
 }
 
 /// The line numbers strictly between `#pragma scop` and `#pragma endscop`.

@@ -55,6 +55,12 @@ impl Ctx {
         self.raw.set_max_operations(max);
     }
 
+    /// Forget the last error isl recorded: isl-rs reports it after every later call, so an
+    /// operation whose failure we recover from must not poison the next ones.
+    pub fn reset_error(&self) {
+        unsafe { isl_ctx_reset_error(self.raw.ptr) };
+    }
+
     pub(crate) fn raw(&self) -> &raw::Context {
         &self.raw
     }
@@ -125,6 +131,7 @@ extern "C" {
     fn isl_ast_build_set_options(build: usize, options: usize) -> usize;
     fn isl_ast_build_node_from_schedule_map(build: usize, schedule: usize) -> usize;
     fn isl_ast_build_free(build: usize) -> usize;
+    fn isl_ctx_reset_error(ctx: usize);
     fn isl_ast_build_expr_from_set(build: usize, set: usize) -> usize;
     fn isl_ast_build_expr_from_pw_aff(build: usize, pa: usize) -> usize;
     // isl-rs 0.3.1 maps `isl_ast_node_type` off by one (it numbers `for` 0, isl numbers it 1),
@@ -330,6 +337,30 @@ pub fn ast_from_schedule<'c>(
     schedule: UnionMap<'c>,
     iterators: &[String],
 ) -> AstNode<'c> {
+    // isl 0.27 fails inside `separate` on some schedules ("total dimensionality changed
+    // unexpectedly", random programs with strides and conditions): the same schedule without
+    // the option is the same code with guards inside loops instead of peeled iterations.
+    let separated = build_ast(ctx, context.clone(), schedule.clone(), iterators, true);
+    separated
+        .or_else(|| {
+            ctx.reset_error();
+            build_ast(ctx, context, schedule, iterators, false)
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "isl could not generate an AST: {}",
+                ctx.raw().last_error_msg()
+            )
+        })
+}
+
+fn build_ast<'c>(
+    ctx: &'c Ctx,
+    context: Set<'c>,
+    schedule: UnionMap<'c>,
+    iterators: &[String],
+    separate: bool,
+) -> Option<AstNode<'c>> {
     unsafe {
         let raw_ctx = ctx.raw().ptr;
         let mut list = isl_id_list_alloc(raw_ctx, iterators.len() as c_int);
@@ -341,30 +372,30 @@ pub fn ast_from_schedule<'c>(
         let context = context.into_raw();
         let build = isl_ast_build_from_context(context.ptr);
         std::mem::forget(context);
-        let build = isl_ast_build_set_iterators(build, list);
+        let mut build = isl_ast_build_set_iterators(build, list);
         // `separate` on every dimension: a loop is split where the statements it runs change
         // (a statement placed at the first iteration of another's loop gets that iteration
         // peeled) instead of guarding them with conditions inside it. The conditions kept
         // gemm's and symm's inner loops from vectorising (symm LARGE 0.81x the original, 0.99x
         // separated); the suite's code grows by at most 8% (trisolv).
-        let vars: Vec<String> = (0..iterators.len()).map(|k| format!("i{k}")).collect();
-        let options = UnionMap::parse(ctx, &format!("{{ [{}] -> separate[x] }}", vars.join(", ")))
-            .expect("AST options parse")
-            .into_raw();
-        let build = isl_ast_build_set_options(build, options.ptr);
-        std::mem::forget(options);
+        if separate {
+            let vars: Vec<String> = (0..iterators.len()).map(|k| format!("i{k}")).collect();
+            let options =
+                UnionMap::parse(ctx, &format!("{{ [{}] -> separate[x] }}", vars.join(", ")))
+                    .expect("AST options parse")
+                    .into_raw();
+            build = isl_ast_build_set_options(build, options.ptr);
+            std::mem::forget(options);
+        }
         let schedule = schedule.into_raw();
         let node = isl_ast_build_node_from_schedule_map(build, schedule.ptr);
         std::mem::forget(schedule);
         isl_ast_build_free(build);
-        assert!(
-            node != 0,
-            "isl could not generate an AST: {}",
-            ctx.raw().last_error_msg()
-        );
-        AstNode::wrap(raw::ASTNode {
-            ptr: node,
-            should_free_on_drop: true,
+        (node != 0).then(|| {
+            AstNode::wrap(raw::ASTNode {
+                ptr: node,
+                should_free_on_drop: true,
+            })
         })
     }
 }
@@ -1002,6 +1033,25 @@ pub struct FlowResult<'c> {
 }
 
 impl<'c> Dataflow<'c> {
+    /// [`Dataflow::compute`], or the error isl reported (the context's error is cleared).
+    pub fn try_compute(self, ctx: &'c Ctx) -> Result<FlowResult<'c>, IslError> {
+        let result = (|| {
+            let info = fallible(raw::UnionAccessInfo::from_sink(self.sink.raw))?;
+            let info = fallible(info.set_must_source(self.must_source.raw))?;
+            let info = fallible(info.set_may_source(self.may_source.raw))?;
+            let info = fallible(info.set_schedule_map(self.schedule.raw))?;
+            let flow = fallible(info.compute_flow())?;
+            Ok(FlowResult {
+                must_dependence: UnionMap::wrap(fallible(flow.get_must_dependence())?),
+                may_dependence: UnionMap::wrap(fallible(flow.get_may_dependence())?),
+                must_no_source: UnionMap::wrap(fallible(flow.get_must_no_source())?),
+            })
+        })();
+        if result.is_err() {
+            ctx.reset_error();
+        }
+        result
+    }
     pub fn compute(self) -> FlowResult<'c> {
         let info = ok(raw::UnionAccessInfo::from_sink(self.sink.raw));
         let info = ok(info.set_must_source(self.must_source.raw));
