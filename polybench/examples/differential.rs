@@ -129,7 +129,13 @@ fn main() {
             }
             Outcome::Rejected(why) => summary.rejected.push((*seed, why.clone())),
             Outcome::Failed(f) => {
-                let small = shrink(&o, &work, *seed, f);
+                // A program past the time limit is kept whole: shrinking it would cost the limit
+                // per candidate.
+                let small = if f.detail.contains("status: 124") || f.detail.contains("ran past") {
+                    random::program_with_main_of(*seed, o.features)
+                } else {
+                    shrink(&o, &work, *seed, f)
+                };
                 let _ = std::fs::create_dir_all(&o.keep);
                 let file = o.keep.join(format!("seed-{seed}.c"));
                 let _ = std::fs::write(&file, &small);

@@ -101,8 +101,12 @@ fn analyze<'c>(ctx: &'c Ctx, scop: &Scop<'c>, direct: bool) -> Vec<Dependence<'c
 /// write of its element in the original order): what the device needs from the host. `None`
 /// when there are none.
 pub fn live_in<'c>(ctx: &'c Ctx, scop: &Scop<'c>, datum: &str) -> Option<IslSet<'c>> {
-    read_flow(ctx, scop, datum)
-        .must_no_source
+    // Where isl's analysis fails, every element read (more to copy in, never less).
+    let unreached = match read_flow(ctx, scop, datum) {
+        Some(flow) => flow.must_no_source,
+        None => accesses(ctx, scop, datum, AccessKind::Read),
+    };
+    unreached
         .maps()
         .into_iter()
         .map(|m| m.range())
@@ -119,7 +123,16 @@ pub fn value_flow<'c>(
     scop: &Scop<'c>,
     datum: &str,
 ) -> (Vec<IslMap<'c>>, Vec<String>) {
-    let flow = read_flow(ctx, scop, datum);
+    let Some(flow) = read_flow(ctx, scop, datum) else {
+        // Where isl's analysis fails, every reading statement counts as reading the value from
+        // before the SCoP: its scalar is then not expanded.
+        let readers = accesses(ctx, scop, datum, AccessKind::Read)
+            .maps()
+            .into_iter()
+            .filter_map(|m| m.in_tuple_name())
+            .collect();
+        return (Vec::new(), readers);
+    };
     let pairs = flow
         .must_dependence
         .maps()
@@ -136,15 +149,17 @@ pub fn value_flow<'c>(
     (pairs, unreached)
 }
 
-/// isl's dataflow analysis of `datum`'s reads against its writes, in the original order.
-fn read_flow<'c>(ctx: &'c Ctx, scop: &Scop<'c>, datum: &str) -> FlowResult<'c> {
+/// isl's dataflow analysis of `datum`'s reads against its writes, in the original order; None
+/// where isl fails on it (see [`last`]).
+fn read_flow<'c>(ctx: &'c Ctx, scop: &Scop<'c>, datum: &str) -> Option<FlowResult<'c>> {
     Dataflow {
         sink: accesses(ctx, scop, datum, AccessKind::Read),
         must_source: accesses(ctx, scop, datum, AccessKind::Write),
         may_source: UnionMap::empty(ctx),
         schedule: original_order(ctx, scop, false),
     }
-    .compute()
+    .try_compute(ctx)
+    .ok()
 }
 
 /// Every access of `kind` to `datum`: statement instance → element.
