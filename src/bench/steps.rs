@@ -12,6 +12,7 @@ use polybench::harness::{self, Build};
 use polybench::Kernel;
 
 use super::{BenchCli, Failure, Plan, Row, Step};
+use crate::tune::median;
 use crate::TargetArg;
 
 /// The original program's array dump at the verification dataset, built once per kernel.
@@ -324,16 +325,6 @@ impl Variant {
 
     fn median(&self) -> f64 {
         median(&self.times)
-    }
-}
-
-pub fn median(v: &[f64]) -> f64 {
-    let mut t = v.to_vec();
-    t.sort_by(f64::total_cmp);
-    match t.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => t[n / 2],
-        n => (t[n / 2 - 1] + t[n / 2]) / 2.0,
     }
 }
 

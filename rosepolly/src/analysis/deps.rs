@@ -192,7 +192,7 @@ fn original_order<'c>(ctx: &'c Ctx, scop: &Scop<'c>, reverse: bool) -> UnionMap<
 
 /// Source → sink for the last source access before each sink access (sources kill). Where isl
 /// fails on it (isl 0.27 reports "affine expression involves some of the domain dimensions" on
-/// some strided nests with conditions: `tests/inputs/hostile/dataflow-isl-error.c`), every
+/// some strided nests with conditions: `tests/inputs/semantics/dataflow-fallback.c`), every
 /// earlier source instead: more dependences, so a schedule legal for them is legal.
 fn last<'c>(
     ctx: &'c Ctx,

@@ -1035,34 +1035,27 @@ pub struct FlowResult<'c> {
 impl<'c> Dataflow<'c> {
     /// [`Dataflow::compute`], or the error isl reported (the context's error is cleared).
     pub fn try_compute(self, ctx: &'c Ctx) -> Result<FlowResult<'c>, IslError> {
-        let result = (|| {
-            let info = fallible(raw::UnionAccessInfo::from_sink(self.sink.raw))?;
-            let info = fallible(info.set_must_source(self.must_source.raw))?;
-            let info = fallible(info.set_may_source(self.may_source.raw))?;
-            let info = fallible(info.set_schedule_map(self.schedule.raw))?;
-            let flow = fallible(info.compute_flow())?;
-            Ok(FlowResult {
-                must_dependence: UnionMap::wrap(fallible(flow.get_must_dependence())?),
-                may_dependence: UnionMap::wrap(fallible(flow.get_may_dependence())?),
-                must_no_source: UnionMap::wrap(fallible(flow.get_must_no_source())?),
-            })
-        })();
+        let result = self.flow();
         if result.is_err() {
             ctx.reset_error();
         }
         result
     }
     pub fn compute(self) -> FlowResult<'c> {
-        let info = ok(raw::UnionAccessInfo::from_sink(self.sink.raw));
-        let info = ok(info.set_must_source(self.must_source.raw));
-        let info = ok(info.set_may_source(self.may_source.raw));
-        let info = ok(info.set_schedule_map(self.schedule.raw));
-        let flow = ok(info.compute_flow());
-        FlowResult {
-            must_dependence: UnionMap::wrap(ok(flow.get_must_dependence())),
-            may_dependence: UnionMap::wrap(ok(flow.get_may_dependence())),
-            must_no_source: UnionMap::wrap(ok(flow.get_must_no_source())),
-        }
+        self.flow()
+            .unwrap_or_else(|e| panic!("internal error in polyc's use of isl: {e}"))
+    }
+    fn flow(self) -> Result<FlowResult<'c>, IslError> {
+        let info = fallible(raw::UnionAccessInfo::from_sink(self.sink.raw))?;
+        let info = fallible(info.set_must_source(self.must_source.raw))?;
+        let info = fallible(info.set_may_source(self.may_source.raw))?;
+        let info = fallible(info.set_schedule_map(self.schedule.raw))?;
+        let flow = fallible(info.compute_flow())?;
+        Ok(FlowResult {
+            must_dependence: UnionMap::wrap(fallible(flow.get_must_dependence())?),
+            may_dependence: UnionMap::wrap(fallible(flow.get_may_dependence())?),
+            must_no_source: UnionMap::wrap(fallible(flow.get_must_no_source())?),
+        })
     }
 }
 
