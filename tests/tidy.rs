@@ -179,6 +179,7 @@ fn architecture_md_names_every_module_and_test() {
         "avelas-contract/src",
         "avelas-rt/src",
         "polybench/src",
+        "fuzz/src",
     ];
     for dir in crates {
         for f in rust_files(dir) {

@@ -116,6 +116,23 @@ pub fn compile(
                 format!("this SCoP cannot run on a GPU target: {why}"),
             )));
         }
+        // What must be printable for the transformed code to replace the original: the
+        // iterators' final values and the guard. Otherwise the user's lines stay as they are.
+        let (exits, guard) = match exits::assignments(ctx, scop)
+            .and_then(|e| Ok((e, fallback::guard(ctx, scop)?)))
+        {
+            Ok(printable) => printable,
+            Err(why) => {
+                warnings.push(
+                    Diagnostic::new(
+                        scop.region.start.clone(),
+                        format!("this SCoP keeps its original code: {why}"),
+                    )
+                    .with_note("C's wrap-around of unsigned bounds gives isl's formulas constants that 64-bit code cannot hold"),
+                );
+                continue;
+            }
+        };
         let schedule = match pluto::schedule(ctx, scop, &opts.pluto) {
             Ok(s) => s,
             Err(e) => {
@@ -164,8 +181,7 @@ pub fn compile(
         warnings.extend(rosepolly::compilation::aliasing::overlapping_calls(
             src, scop,
         ));
-        let code = code + &exits::assignments(ctx, scop);
-        let guard = fallback::guard(ctx, scop);
+        let code = code + &exits;
         needs_spans |= guard.as_ref().is_some_and(|(decls, _)| !decls.is_empty());
         needs_alloc |= scop.symbols.data.values().any(|d| d.expands.is_some());
         let code = match &guard {

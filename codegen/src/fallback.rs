@@ -80,27 +80,32 @@ pub fn overlap_check(ctx: &Ctx, scop: &Scop) -> Option<(String, String)> {
     Some((decls, cond.join(" && ")))
 }
 
+/// A SCoP's guard: the declarations it needs and the condition.
+pub type Guard = Option<(String, String)>;
+
 /// The C condition under which the transformed code of `scop` computes what the original
 /// does, if that is not always so, with the declarations it needs: the model's assumptions
-/// hold and the arrays do not overlap.
-pub fn guard(ctx: &Ctx, scop: &Scop) -> Option<(String, String)> {
-    let assumed = assumption_guard(ctx, scop);
+/// hold and the arrays do not overlap. `Err` when the assumptions need constants beyond 64
+/// bits to be checked: the SCoP then keeps its original code.
+pub fn guard(ctx: &Ctx, scop: &Scop) -> Result<Guard, String> {
+    let assumed = assumption_guard(ctx, scop)?;
     let apart = overlap_check(ctx, scop);
-    match (assumed, apart) {
+    Ok(match (assumed, apart) {
         (None, None) => None,
         (Some(a), None) => Some((String::new(), a)),
         (None, Some(o)) => Some(o),
         (Some(a), Some((decls, o))) => Some((decls, format!("{a} && {o}"))),
-    }
+    })
 }
 
-fn assumption_guard(ctx: &Ctx, scop: &Scop) -> Option<String> {
-    let a = scop.assumptions.as_ref()?;
+fn assumption_guard(ctx: &Ctx, scop: &Scop) -> Result<Option<String>, String> {
+    let Some(a) = scop.assumptions.as_ref() else {
+        return Ok(None);
+    };
     let all = rosepolly::analysis::params::param_box(ctx, scop);
-    let cond = host_control(
-        &ParamData::of(scop),
-        &syntax::condition(ctx, scop, &a.context.set(), all),
-    );
+    let cond = syntax::condition(ctx, scop, &a.context.set(), all)
+        .ok_or("checking the model's assumptions needs constants beyond 64 bits")?;
+    let cond = host_control(&ParamData::of(scop), &cond);
     // A 64-bit unsigned parameter is compared before it is converted to `long`.
     let mut parts: Vec<String> = scop
         .params
@@ -110,7 +115,7 @@ fn assumption_guard(ctx: &Ctx, scop: &Scop) -> Option<String> {
         .map(|(p, _)| format!("{} <= {}UL", crate::names::user(p), i64::MAX))
         .collect();
     parts.push(format!("({cond})"));
-    Some(parts.join(" && "))
+    Ok(Some(parts.join(" && ")))
 }
 
 /// `body` run when `guard` holds, the original lines `first..=last` of `file` otherwise.

@@ -136,16 +136,22 @@ pub fn recover(ctx: &Ctx, scop: &Scop, schedule: UnionMap, opts: &RecoveryOption
 /// in code that runs only for the parameter values of `context`
 /// ([`crate::analysis::params::param_box`], or [`crate::analysis::params::assumed_box`] in the
 /// transformed branch of a SCoP's guard).
-pub fn condition<'c>(ctx: &'c Ctx, scop: &Scop, set: &Set<'c>, context: Set<'c>) -> Expr {
+///
+/// `None` when isl's expression needs a constant beyond 64 bits.
+pub fn condition<'c>(ctx: &'c Ctx, scop: &Scop, set: &Set<'c>, context: Set<'c>) -> Option<Expr> {
     let e = isl::ast_expr_from_set(ctx, context, set.clone());
-    Recover::params_only(scop).expr(&e)
+    e.constants_fit()
+        .then(|| Recover::params_only(scop).expr(&e))
 }
 
 /// A C expression over the SCoP's parameters computing `pa` where it is defined, in code that
 /// runs only for the parameter values of `context` (as for [`condition`]).
-pub fn value<'c>(ctx: &'c Ctx, scop: &Scop, pa: PwAff<'c>, context: Set<'c>) -> Expr {
+///
+/// `None` when isl's expression needs a constant beyond 64 bits.
+pub fn value<'c>(ctx: &'c Ctx, scop: &Scop, pa: PwAff<'c>, context: Set<'c>) -> Option<Expr> {
     let e = isl::ast_expr_from_pw_aff(ctx, context, pa);
-    Recover::params_only(scop).expr(&e)
+    e.constants_fit()
+        .then(|| Recover::params_only(scop).expr(&e))
 }
 
 struct Recover<'a> {

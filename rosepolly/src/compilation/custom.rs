@@ -128,6 +128,14 @@ pub trait RosePollyCustom {
     fn expand_scalars(&self) -> bool {
         true
     }
+
+    /// Compute the SCoP's dependences ([`crate::analysis::deps`]), the costliest step of
+    /// building a model (tens to hundreds of milliseconds for a suite kernel, against well
+    /// under one for the rest). A flow that only reads domains and accesses may skip it; its
+    /// models then have no dependences, and nothing may schedule them.
+    fn analyse_dependences(&self) -> bool {
+        true
+    }
 }
 
 /// The C math library functions a statement may call.

@@ -177,7 +177,9 @@ pub fn build<'c>(
     if custom.expand_scalars() {
         super::expand::expand_scalars(ctx, &mut scop, &input.live, &|n| input.taken.contains(n));
     }
-    scop.dependences = crate::analysis::deps::compute(ctx, &scop);
+    if custom.analyse_dependences() {
+        scop.dependences = crate::analysis::deps::compute(ctx, &scop);
+    }
     Ok(scop)
 }
 

@@ -341,6 +341,13 @@ impl LineMap {
             map.starts.push(offset);
             offset += raw_line.len();
             if let Some((l, f)) = parse_line_marker(raw_line) {
+                // `#line 1 ""` is legal C; its lines are said to be in the file polyc reads,
+                // so that every diagnostic names a file.
+                let f = if f.is_empty() {
+                    fallback_file.to_string()
+                } else {
+                    f
+                };
                 file = match map.files.iter().position(|x| *x == f) {
                     Some(i) => i,
                     None => {
@@ -421,5 +428,13 @@ mod tests {
         assert_eq!(m.loc(off, None), Loc::new("h.h", 1, None));
         let off = text.find("int a").unwrap();
         assert_eq!(m.loc(off, None), Loc::new("main.c", 1, None));
+    }
+
+    #[test]
+    fn an_empty_marker_name_is_the_file_read() {
+        let text = "# 1 \"main.c\"\nint a;\n#line 9 \"\"\nint b;\n";
+        let m = LineMap::new(text, "main.c");
+        let off = text.find("int b").unwrap();
+        assert_eq!(m.loc(off, None), Loc::new("main.c", 9, None));
     }
 }

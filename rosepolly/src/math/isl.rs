@@ -326,6 +326,21 @@ impl<'c> AstExpr<'c> {
             T::Error => panic!("isl returned an erroneous AST expression"),
         }
     }
+
+    /// Whether every integer constant in the expression fits in 64 bits, as [`view`](Self::view)
+    /// requires. isl's expressions for iterators' final values under C's wrap-around can hold
+    /// constants such as 2^64 - 2^32 (differential test, fuzzing): code with them cannot be
+    /// printed as `long` arithmetic.
+    pub fn constants_fit(&self) -> bool {
+        use isl_rs::ASTExprType as T;
+        let e = &self.raw;
+        match ok(e.get_type()) {
+            T::Int => Val::wrap(ok(e.get_val())).to_i64().is_some(),
+            T::Op => (0..ok(e.get_op_n_arg()))
+                .all(|i| AstExpr::wrap(ok(e.get_op_arg(i))).constants_fit()),
+            _ => true,
+        }
+    }
 }
 
 /// Generate a loop AST that scans `schedule` (statement instances → time vectors) in time
