@@ -97,6 +97,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg_attr(miri, ignore = "loads a shared library, which Miri cannot")]
     fn without_a_driver_opening_is_a_clear_error() {
         // SAFETY: only looks for the library.
         if unsafe { sys::is_culib_present() } {

@@ -74,12 +74,16 @@ const SYSTEM_HEADERS: &[&str] = &[
 ];
 
 /// The suite's kernels as the front end receives them (`cc -E` at MINI, line markers kept):
-/// the seeds of [`front_end`]'s corpus. The system headers are left empty (`-nostdinc` and
-/// empty files): with glibc's, a seed is 30–60 KB of declarations that every run parses again
-/// (140 runs a second instead of thousands), and none of them is in a SCoP. A kernel the C
-/// compiler cannot preprocess is left out.
+/// the seeds of [`front_end`]'s corpus. Only the kernel function is kept, and the system
+/// headers are left empty (`-nostdinc` and empty files): with glibc's, a seed is 30–60 KB of
+/// declarations that every run parses again (140 runs a second instead of thousands), and
+/// none of them is in a SCoP. A kernel the C compiler cannot preprocess is left out.
 pub fn suite_seeds() -> Vec<(String, Vec<u8>)> {
-    let stubs = std::env::temp_dir().join(format!("polyc-fuzz-headers-{}", std::process::id()));
+    // One directory per call: tests call this from several threads.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let stubs =
+        std::env::temp_dir().join(format!("polyc-fuzz-headers-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&stubs).expect("the temporary directory is writable");
     for h in SYSTEM_HEADERS {
         std::fs::write(stubs.join(h), "").expect("the temporary directory is writable");
@@ -98,7 +102,12 @@ pub fn suite_seeds() -> Vec<(String, Vec<u8>)> {
                 .arg(&k.source)
                 .output()
                 .ok()?;
-            out.status.success().then_some((k.name, out.stdout))
+            // The same seeds on every machine and run: no temporary or checkout paths.
+            let text = String::from_utf8(out.stdout)
+                .ok()?
+                .replace(&stubs.display().to_string(), "/usr/include")
+                .replace(&polybench::suite_dir().display().to_string(), "suite");
+            (out.status.success()).then(|| (k.name.clone(), kernel_function(&k.name, &text)))
         })
         .collect();
     let _ = std::fs::remove_dir_all(&stubs);
@@ -143,6 +152,27 @@ impl RosePollyCustom for Policy {
 
     fn analyse_dependences(&self) -> bool {
         self.full
+    }
+}
+
+/// The kernel's own function of a preprocessed kernel file, behind the file's line markers
+/// (`main` and the declarations before it are cut: the parser's cost grows with the text and
+/// they hold no SCoP); the whole text if the function is not found.
+fn kernel_function(name: &str, text: &str) -> Vec<u8> {
+    let def = format!("kernel_{}(", name.replace('-', "_"));
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let start = lines.iter().position(|l| l.contains(&def));
+    let end = lines.iter().position(|l| l.starts_with("int main("));
+    match (start, end) {
+        (Some(s), Some(e)) if s < e => {
+            let markers = lines[..s].iter().filter(|l| l.starts_with("# "));
+            markers
+                .chain(&lines[s..e])
+                .copied()
+                .collect::<String>()
+                .into_bytes()
+        }
+        _ => text.as_bytes().to_vec(),
     }
 }
 
