@@ -129,6 +129,19 @@ impl SourceUnit {
     pub fn from_preprocessed(path: &Path, text: String) -> Result<SourceUnit, Diagnostics> {
         let config = lang_c::driver::Config::with_gcc();
         let lines = LineMap::new(&text, &path.display().to_string());
+        if let Some(offset) = increment_run(&text) {
+            return Err(Diagnostic::new(
+                located(&lines, &text, offset),
+                format!(
+                    "a run of `+` and `-` signs with more than {MAX_INCREMENT_PAIRS} of them directly followed by another"
+                ),
+            )
+            .with_note(
+                "no valid C expression needs more than a few; polyc's C parser takes time exponential \
+                 in their number",
+            )
+            .into());
+        }
         match lang_c::driver::parse_preprocessed(&config, text) {
             Ok(parse) => Ok(SourceUnit {
                 path: path.to_path_buf(),
@@ -142,11 +155,7 @@ impl SourceUnit {
             Err(e) => {
                 let mut expected: Vec<_> = e.expected.iter().copied().collect();
                 expected.sort_unstable();
-                let mut loc = lines.loc(e.offset, None);
-                let original = std::fs::read_to_string(&loc.file)
-                    .ok()
-                    .map(|t| t.lines().map(str::to_owned).collect::<Vec<_>>());
-                loc.column = exact_column(&e.source, e.offset, &loc, original.as_deref());
+                let loc = located(&lines, &e.source, e.offset);
                 let token: String = e.source[e.offset..]
                     .chars()
                     .take_while(|c| !c.is_whitespace())
@@ -316,6 +325,67 @@ fn preprocessor_diagnostics(display: &str, stderr: &str) -> Diagnostics {
     out
 }
 
+/// Where `offset` of the preprocessed `text` came from, with its column in the original line
+/// when that file can be read (before a [`SourceUnit`] exists to cache it).
+fn located(lines: &LineMap, text: &str, offset: usize) -> Loc {
+    let mut loc = lines.loc(offset, None);
+    let original = std::fs::read_to_string(&loc.file)
+        .ok()
+        .map(|t| t.lines().map(str::to_owned).collect::<Vec<_>>());
+    loc.column = exact_column(text, offset, &loc, original.as_deref());
+    loc
+}
+
+/// The most adjacent `+`/`-` pairs a run of signs may hold (see [`increment_run`]).
+pub const MAX_INCREMENT_PAIRS: usize = 16;
+
+/// The offset of the first run of `+`, `-` and white space, outside literals and directives,
+/// with more than [`MAX_INCREMENT_PAIRS`] signs directly followed by another.
+///
+/// lang-c's PEG grammar reads each such pair as `++` or as two signs and backtracks through every
+/// split when the expression fails: 32 `+` before a syntax error take a second, 40 hang polyc
+/// (found by fuzzing). Valid C holds two or three such pairs at most (`a+++b`, `i++ + ++j`):
+/// longer runs are never well-formed expressions.
+fn increment_run(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let (mut i, mut line_start) = (0, true);
+    let (mut run_start, mut pairs) = (0, 0usize);
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'#' if line_start => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' | b'\'' => {
+                // A literal: skip to its closing quote (escapes included) or the line's end.
+                i += 1;
+                while i < b.len() && b[i] != c && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'+' | b'-' => {
+                if pairs == 0 && !matches!(b.get(i.wrapping_sub(1)), Some(b'+' | b'-')) {
+                    run_start = i;
+                }
+                if matches!(b.get(i + 1), Some(b'+' | b'-')) {
+                    pairs += 1;
+                    if pairs > MAX_INCREMENT_PAIRS {
+                        return Some(run_start);
+                    }
+                }
+            }
+            c if c.is_ascii_whitespace() => {}
+            _ => pairs = 0,
+        }
+        line_start = c == b'\n' || (line_start && (c == b' ' || c == b'\t'));
+        i += 1;
+    }
+    None
+}
+
 /// Preprocessed line → (original file, line), read from the line markers.
 struct LineMap {
     /// Start offset of each preprocessed line.
@@ -428,6 +498,36 @@ mod tests {
         assert_eq!(m.loc(off, None), Loc::new("h.h", 1, None));
         let off = text.find("int a").unwrap();
         assert_eq!(m.loc(off, None), Loc::new("main.c", 1, None));
+    }
+
+    #[test]
+    fn long_runs_of_signs_are_refused_before_parsing() {
+        assert_eq!(increment_run("x = a+++b - --c + ++d;"), None);
+        assert_eq!(
+            increment_run("x = - - - - - - - - - - - - - - - - - - - - y;"),
+            None
+        );
+        // In literals and directives, signs are text.
+        let dashes = "-".repeat(80);
+        assert_eq!(
+            increment_run(&format!("s = \"{dashes}\"; c = '-';\n#pragma {dashes}\n")),
+            None
+        );
+        let text = format!("x = 1;\ny = {}@;", "++ ".repeat(20));
+        assert_eq!(increment_run(&text), Some(11));
+        let text = format!("y = {}z;", "+".repeat(40));
+        assert_eq!(increment_run(&text), Some(4));
+        let err = SourceUnit::from_preprocessed(
+            Path::new("k.c"),
+            format!("int f() {{ return {}1; }}", "-".repeat(90)),
+        )
+        .err()
+        .expect("refused");
+        assert!(
+            err.0[0].message.contains("a run of `+` and `-` signs"),
+            "{:?}",
+            err
+        );
     }
 
     #[test]
