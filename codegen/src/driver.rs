@@ -116,25 +116,27 @@ pub fn compile(
                 format!("this SCoP cannot run on a GPU target: {why}"),
             )));
         }
-        // What must be printable for the transformed code to replace the original: the
-        // iterators' final values and the guard. Otherwise the user's lines stay as they are.
+        // A SCoP whose dependences are unknown, or whose iterators' final values or guard
+        // cannot be printed, keeps the user's lines as they are.
+        if let Some(why) = &scop.untransformable {
+            warnings.push(kept_original(scop, why, OVER_BUDGET));
+            continue;
+        }
         let (exits, guard) = match exits::assignments(ctx, scop)
             .and_then(|e| Ok((e, fallback::guard(ctx, scop)?)))
         {
             Ok(printable) => printable,
             Err(why) => {
-                warnings.push(
-                    Diagnostic::new(
-                        scop.region.start.clone(),
-                        format!("this SCoP keeps its original code: {why}"),
-                    )
-                    .with_note("C's wrap-around of unsigned bounds gives isl's formulas constants that 64-bit code cannot hold"),
-                );
+                warnings.push(kept_original(scop, &why, WIDE_CONSTANTS));
                 continue;
             }
         };
         let schedule = match pluto::schedule(ctx, scop, &opts.pluto) {
             Ok(s) => s,
+            Err(pluto::PlutoError::Untransformable(why)) => {
+                warnings.push(kept_original(scop, &why, OVER_BUDGET));
+                continue;
+            }
             Err(e) => {
                 warnings.push(
                     Diagnostic::new(
@@ -241,6 +243,19 @@ pub fn compile(
     let text = splice::splice(&original, &main, &preamble, &regions)
         .map_err(|e| Diagnostics::one(Diagnostic::new(Loc::new(&main, 0, None), e.to_string())))?;
     Ok(Output { text, warnings })
+}
+
+const OVER_BUDGET: &str = "polyc bounds its analyses so that it finishes on every input; this SCoP's dependences were too costly to compute exactly";
+const WIDE_CONSTANTS: &str =
+    "C's wrap-around of unsigned bounds gives isl's formulas constants that 64-bit code cannot hold";
+
+/// The warning for a SCoP left as the user wrote it.
+fn kept_original(scop: &Scop, why: &str, note: &str) -> Diagnostic {
+    Diagnostic::new(
+        scop.region.start.clone(),
+        format!("this SCoP keeps its original code: {why}"),
+    )
+    .with_note(note)
 }
 
 /// The declarations of avelas-rt's C interface, guarded like the other helpers.

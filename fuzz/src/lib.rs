@@ -207,8 +207,11 @@ pub fn config_values(data: &[u8]) {
     if let Ok(c) = Config::from_vars(get) {
         check_config(&c);
     }
-    let tuning_text = match data.first() {
-        Some(b) if b % 2 == 0 => format!("{}\n{}", tuning::HEADER, &text[1.min(text.len())..]),
+    let tuning_text = match data.split_first() {
+        Some((b, rest)) if b % 2 == 0 => {
+            let rest = &rest[..rest.len().min(MAX_INPUT)];
+            format!("{}\n{}", tuning::HEADER, String::from_utf8_lossy(rest))
+        }
         _ => text.clone(),
     };
     if let Ok(file) = TuningFile::parse(&tuning_text) {

@@ -43,8 +43,10 @@ pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Sch
     let n = scop.statements.len();
     let depths: Vec<usize> = scop.statements.iter().map(|s| s.depth()).collect();
     // Direct dependences order instances exactly as the memory-based ones do, with far fewer
-    // pairs (rosepolly::analysis::deps::direct).
-    let deps = rosepolly::analysis::deps::direct(ctx, scop);
+    // pairs (rosepolly::analysis::deps::direct). Bounded like the model's analysis: past the
+    // budget no schedule is known legal.
+    let deps = rosepolly::analysis::deps::try_direct(ctx, scop)
+        .map_err(|e| PlutoError::Untransformable(e.to_string()))?;
     let directions: Vec<_> = deps
         .iter()
         .flat_map(|d| {

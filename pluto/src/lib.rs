@@ -73,6 +73,10 @@ pub enum PlutoError {
     /// arithmetic, modelled exactly, brings constants like 2^64 into them).
     #[error("a dependence's legality constraints have coefficients beyond 64 bits")]
     CoefficientOverflow,
+    /// The SCoP's dependences are unknown ([`rosepolly::model::Scop::untransformable`]): no
+    /// schedule but the original is known to be legal, and none may be tiled.
+    #[error("{0}")]
+    Untransformable(String),
 }
 
 /// Schedule a SCoP with Pluto's algorithm.
@@ -81,6 +85,9 @@ pub fn schedule<'c>(
     scop: &Scop<'c>,
     opts: &PlutoOptions,
 ) -> Result<Schedule, PlutoError> {
+    if let Some(why) = &scop.untransformable {
+        return Err(PlutoError::Untransformable(why.clone()));
+    }
     let mut schedule = fusion_choice(ctx, scop, opts)?;
     if opts.diamond {
         diamond::apply(ctx, scop, &mut schedule);

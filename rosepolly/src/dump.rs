@@ -25,6 +25,8 @@ pub struct ScopJson {
     pub params: Vec<String>,
     pub statements: Vec<StatementJson>,
     pub arrays: Vec<ArrayJson>,
+    /// Why the SCoP keeps its original code (an analysis over its budget), or `null`.
+    pub untransformable: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -74,6 +76,8 @@ pub struct ScopDepsJson {
     pub id: usize,
     pub function: String,
     pub dependences: Vec<DepJson>,
+    /// Why the dependences are unknown and the SCoP keeps its original code, or `null`.
+    pub untransformable: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -142,6 +146,7 @@ fn scop_json(s: &Scop) -> ScopJson {
                 footprint: d.footprint.to_string(),
             })
             .collect(),
+        untransformable: s.untransformable.clone(),
     }
 }
 
@@ -164,6 +169,7 @@ pub fn deps_json(file: &str, scops: &[Scop]) -> DepsJson {
                         relation: d.relation.to_string(),
                     })
                     .collect(),
+                untransformable: s.untransformable.clone(),
             })
             .collect(),
     }
@@ -176,6 +182,9 @@ fn header(out: &mut String, s: &Scop) {
         "SCoP {} in {}, {}:{}-{}{how}",
         s.id, s.function, s.region.start.file, s.region.start.line, s.region.end.line
     );
+    if let Some(why) = &s.untransformable {
+        let _ = writeln!(out, "  keeps its original code: {why}");
+    }
 }
 
 /// The model, for people.

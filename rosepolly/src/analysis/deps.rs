@@ -13,21 +13,82 @@
 
 use std::collections::HashMap;
 
-use crate::math::isl::{Ctx, Dataflow, FlowResult, Map as IslMap, Set as IslSet, UnionMap};
+use crate::math::isl::{
+    Ctx, Dataflow, FlowResult, IslError, Map as IslMap, Set as IslSet, UnionMap,
+};
 use crate::math::Relation;
 use crate::model::{AccessKind, DepKind, Dependence, Scop};
 
+/// The isl operations each step of a bounded analysis ([`try_compute`]) may take: one dataflow
+/// computation or one coalescing. Every suite kernel compiles with a twentieth of it (100,000);
+/// random program 9 of the rich generator, whose analysis took 21 s, stops after about 3 s
+/// (docs/decisions.md, "Bounds").
+pub const STEP_BUDGET: u64 = 2_000_000;
+
+/// The time each step of a bounded analysis may take, on top of [`STEP_BUDGET`]: isl counts
+/// operations unevenly (2,000,000 took 1 s on one random program, 47 s on another), so a step
+/// is also stopped after this long. The suite's steps take under 0.1 s: only pathological inputs
+/// can come out differently on a slower machine.
+pub const STEP_TIME: std::time::Duration = std::time::Duration::from_secs(4);
+
+/// A bounded analysis ran over [`STEP_BUDGET`] in one of its steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the dependence analysis ran over its budget ({STEP_BUDGET} isl operations or {} s in one step)", STEP_TIME.as_secs())]
+pub struct OverBudget;
+
 /// All dependences of a SCoP, sorted by kind, source, sink and datum.
 pub fn compute<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Dependence<'c>> {
-    analyze(ctx, scop, false)
+    analyze(ctx, scop, false, None).expect("an unbounded analysis ends")
+}
+
+/// [`compute`] with each step bounded by [`STEP_BUDGET`] isl operations.
+pub fn try_compute<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Result<Vec<Dependence<'c>>, OverBudget> {
+    analyze(ctx, scop, false, Some(STEP_BUDGET))
 }
 
 /// Flow dependences, and anti and output dependences between consecutive accesses only.
 pub fn direct<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Dependence<'c>> {
-    analyze(ctx, scop, true)
+    analyze(ctx, scop, true, None).expect("an unbounded analysis ends")
 }
 
-fn analyze<'c>(ctx: &'c Ctx, scop: &Scop<'c>, direct: bool) -> Vec<Dependence<'c>> {
+/// [`direct`] with each step bounded by [`STEP_BUDGET`] isl operations (the scheduler's).
+pub fn try_direct<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Result<Vec<Dependence<'c>>, OverBudget> {
+    analyze(ctx, scop, true, Some(STEP_BUDGET))
+}
+
+/// One expensive isl step of the analysis, under `budget` isl operations and [`STEP_TIME`] when
+/// there is a budget (both lifted again after it, so that the cheap calls between never fail).
+fn step<T>(
+    ctx: &Ctx,
+    budget: Option<u64>,
+    f: impl FnOnce() -> Result<T, IslError>,
+) -> Result<Result<T, IslError>, OverBudget> {
+    let Some(b) = budget else {
+        return Ok(f());
+    };
+    ctx.set_max_operations(b);
+    let (r, late) = ctx.with_deadline(STEP_TIME, f);
+    ctx.set_max_operations(0);
+    match r {
+        _ if late => Err(OverBudget),
+        Err(e) => {
+            ctx.reset_error();
+            if e.is_quota() {
+                Err(OverBudget)
+            } else {
+                Ok(Err(e))
+            }
+        }
+        r => Ok(r),
+    }
+}
+
+fn analyze<'c>(
+    ctx: &'c Ctx,
+    scop: &Scop<'c>,
+    direct: bool,
+    budget: Option<u64>,
+) -> Result<Vec<Dependence<'c>>, OverBudget> {
     let schedule = original_order(ctx, scop, false);
     let reversed = original_order(ctx, scop, true);
     let by_name: HashMap<String, usize> = scop
@@ -52,15 +113,15 @@ fn analyze<'c>(ctx: &'c Ctx, scop: &Scop<'c>, direct: bool) -> Vec<Dependence<'c
         if writes.is_empty() {
             continue;
         }
-        let flow = last(ctx, &reads, &writes, &schedule);
+        let flow = last(ctx, budget, &reads, &writes, &schedule)?;
         let (anti, output) = if direct {
             // The first write after each read: the last one before it in reversed time.
-            let next_write = last(ctx, &reads, &writes, &reversed).reverse();
-            (next_write, last(ctx, &writes, &writes, &schedule))
+            let next_write = last(ctx, budget, &reads, &writes, &reversed)?.reverse();
+            (next_write, last(ctx, budget, &writes, &writes, &schedule)?)
         } else {
             (
-                all_earlier(ctx, &writes, &reads, &schedule),
-                all_earlier(ctx, &writes, &writes, &schedule),
+                all_earlier(ctx, budget, &writes, &reads, &schedule)?,
+                all_earlier(ctx, budget, &writes, &writes, &schedule)?,
             )
         };
         for (kind, rel) in [
@@ -70,23 +131,30 @@ fn analyze<'c>(ctx: &'c Ctx, scop: &Scop<'c>, direct: bool) -> Vec<Dependence<'c
         ] {
             // Coalescing merges a stencil's uniform pieces into one polyhedron with many faces:
             // good to read, expensive for Farkas' lemma. The scheduler gets the pieces.
-            let rel = if direct { rel } else { rel.coalesce() };
+            let rel = if direct {
+                rel
+            } else {
+                let whole = rel.clone();
+                step(ctx, budget, || rel.try_coalesce())?.unwrap_or(whole)
+            };
             for m in rel.maps() {
                 if m.is_empty() {
                     continue;
                 }
                 let src = by_name[&m.in_tuple_name().expect("named source")];
                 let sink = by_name[&m.out_tuple_name().expect("named sink")];
+                let m = if direct {
+                    m
+                } else {
+                    let whole = m.clone();
+                    step(ctx, budget, || m.try_simplify())?.unwrap_or(whole)
+                };
                 out.push(Dependence {
                     kind,
                     source: src,
                     sink,
                     datum: datum.clone(),
-                    relation: Relation::new(if direct {
-                        m
-                    } else {
-                        m.detect_equalities().coalesce()
-                    }),
+                    relation: Relation::new(m),
                 });
             }
         }
@@ -94,7 +162,7 @@ fn analyze<'c>(ctx: &'c Ctx, scop: &Scop<'c>, direct: bool) -> Vec<Dependence<'c
     out.sort_by(|a, b| {
         (a.kind, a.source, a.sink, &a.datum).cmp(&(b.kind, b.source, b.sink, &b.datum))
     });
-    out
+    Ok(out)
 }
 
 /// The elements of `datum` whose values from before the SCoP are read (a read with no earlier
@@ -196,36 +264,44 @@ fn original_order<'c>(ctx: &'c Ctx, scop: &Scop<'c>, reverse: bool) -> UnionMap<
 /// earlier source instead: more dependences, so a schedule legal for them is legal.
 fn last<'c>(
     ctx: &'c Ctx,
+    budget: Option<u64>,
     sinks: &UnionMap<'c>,
     sources: &UnionMap<'c>,
     schedule: &UnionMap<'c>,
-) -> UnionMap<'c> {
-    let exact = Dataflow {
-        sink: sinks.clone(),
-        must_source: sources.clone(),
-        may_source: UnionMap::empty(ctx),
-        schedule: schedule.clone(),
-    }
-    .try_compute(ctx);
+) -> Result<UnionMap<'c>, OverBudget> {
+    let exact = step(ctx, budget, || {
+        Dataflow {
+            sink: sinks.clone(),
+            must_source: sources.clone(),
+            may_source: UnionMap::empty(ctx),
+            schedule: schedule.clone(),
+        }
+        .try_compute(ctx)
+    })?;
     match exact {
-        Ok(flow) => flow.must_dependence,
-        Err(_) => all_earlier(ctx, sinks, sources, schedule),
+        Ok(flow) => Ok(flow.must_dependence),
+        Err(_) => all_earlier(ctx, budget, sinks, sources, schedule),
     }
 }
 
 /// Source → sink for every source access before each sink access (nothing kills).
 fn all_earlier<'c>(
     ctx: &'c Ctx,
+    budget: Option<u64>,
     sinks: &UnionMap<'c>,
     sources: &UnionMap<'c>,
     schedule: &UnionMap<'c>,
-) -> UnionMap<'c> {
-    Dataflow {
-        sink: sinks.clone(),
-        must_source: UnionMap::empty(ctx),
-        may_source: sources.clone(),
-        schedule: schedule.clone(),
-    }
-    .compute()
-    .may_dependence
+) -> Result<UnionMap<'c>, OverBudget> {
+    let flow = step(ctx, budget, || {
+        Dataflow {
+            sink: sinks.clone(),
+            must_source: UnionMap::empty(ctx),
+            may_source: sources.clone(),
+            schedule: schedule.clone(),
+        }
+        .try_compute(ctx)
+    })?;
+    Ok(flow
+        .unwrap_or_else(|e| panic!("internal error in polyc's use of isl: {e}"))
+        .may_dependence)
 }

@@ -157,6 +157,7 @@ pub fn build<'c>(
         assumptions: None,
         exits: Vec::new(),
         derived: Vec::new(),
+        untransformable: None,
     };
     for p in &scop.params {
         scop.names.name(p);
@@ -178,7 +179,10 @@ pub fn build<'c>(
         super::expand::expand_scalars(ctx, &mut scop, &input.live, &|n| input.taken.contains(n));
     }
     if custom.analyse_dependences() {
-        scop.dependences = crate::analysis::deps::compute(ctx, &scop);
+        match crate::analysis::deps::try_compute(ctx, &scop) {
+            Ok(deps) => scop.dependences = deps,
+            Err(e) => scop.untransformable = Some(e.to_string()),
+        }
     }
     Ok(scop)
 }

@@ -55,6 +55,39 @@ impl Ctx {
         self.raw.set_max_operations(max);
     }
 
+    /// Run `f`, making isl's operations fail once `limit` has passed: a watchdog thread lowers
+    /// the operation budget to one, so the next operation isl counts fails as over its quota
+    /// (`isl_ctx_abort` would too, but leaves no error message, which isl-rs dereferences).
+    /// Returns `f`'s result and whether the limit was reached, in which case the budget is
+    /// lifted and the error cleared. Only fallible calls may run inside `f`.
+    pub fn with_deadline<T>(&self, limit: std::time::Duration, f: impl FnOnce() -> T) -> (T, bool) {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::{mpsc, Arc};
+        let ptr = self.raw.ptr;
+        let fired = Arc::new(AtomicBool::new(false));
+        let (done, wait) = mpsc::channel::<()>();
+        let watchdog = {
+            let fired = fired.clone();
+            std::thread::spawn(move || {
+                if wait.recv_timeout(limit) == Err(mpsc::RecvTimeoutError::Timeout) {
+                    fired.store(true, Ordering::SeqCst);
+                    // SAFETY: the context outlives this thread (joined below); this only stores
+                    // the field that the computing thread compares its operation count with.
+                    unsafe { isl_ctx_set_max_operations(ptr, 1) };
+                }
+            })
+        };
+        let r = f();
+        let _ = done.send(());
+        let _ = watchdog.join();
+        let fired = fired.load(Ordering::SeqCst);
+        if fired {
+            self.set_max_operations(0);
+            self.reset_error();
+        }
+        (r, fired)
+    }
+
     /// Forget the last error isl recorded: isl-rs reports it after every later call, so an
     /// operation whose failure we recover from must not poison the next ones.
     pub fn reset_error(&self) {
@@ -70,6 +103,13 @@ impl Ctx {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("isl: {0}")]
 pub struct IslError(pub String);
+
+impl IslError {
+    /// Whether isl stopped because the operation budget ([`Ctx::set_max_operations`]) ran out.
+    pub fn is_quota(&self) -> bool {
+        self.0.contains("maximal number of operations exceeded")
+    }
+}
 
 fn ok<T>(r: Result<T, raw::LibISLError>) -> T {
     r.unwrap_or_else(|e| panic!("internal error in polyc's use of isl: {e}"))
@@ -132,6 +172,7 @@ extern "C" {
     fn isl_ast_build_node_from_schedule_map(build: usize, schedule: usize) -> usize;
     fn isl_ast_build_free(build: usize) -> usize;
     fn isl_ctx_reset_error(ctx: usize);
+    fn isl_ctx_set_max_operations(ctx: usize, max: std::ffi::c_ulong);
     fn isl_ast_build_expr_from_set(build: usize, set: usize) -> usize;
     fn isl_ast_build_expr_from_pw_aff(build: usize, pa: usize) -> usize;
     // isl-rs 0.3.1 maps `isl_ast_node_type` off by one (it numbers `for` 0, isl numbers it 1),
@@ -858,6 +899,17 @@ impl<'c> Map<'c> {
     pub fn detect_equalities(self) -> Map<'c> {
         Map::wrap(ok(self.raw.detect_equalities()))
     }
+    /// [`detect_equalities`](Self::detect_equalities) then [`coalesce`](Self::coalesce), failing
+    /// when isl runs out of its operation budget instead of panicking.
+    pub fn try_simplify(self) -> Result<Map<'c>, IslError> {
+        let m = Map::wrap(fallible(self.raw.detect_equalities())?);
+        let before = m.clone();
+        match fallible(m.raw.coalesce()) {
+            Ok(c) => Ok(Map::wrap(c)),
+            Err(e) if e.is_quota() => Err(e),
+            Err(_) => Ok(before),
+        }
+    }
     /// The map simplified for inputs in `context` (isl_map_gist_domain): equal to this one on
     /// `context`, without the constraints `context` implies.
     pub fn gist_domain(self, context: Set<'c>) -> Map<'c> {
@@ -1013,6 +1065,15 @@ impl<'c> UnionMap<'c> {
     pub fn coalesce(self) -> UnionMap<'c> {
         let before = self.clone();
         coalesced(self.raw.coalesce()).map_or(before, UnionMap::wrap)
+    }
+    /// [`coalesce`](Self::coalesce), failing when isl runs out of its operation budget.
+    pub fn try_coalesce(self) -> Result<UnionMap<'c>, IslError> {
+        let before = self.clone();
+        match fallible(self.raw.coalesce()) {
+            Ok(c) => Ok(UnionMap::wrap(c)),
+            Err(e) if e.is_quota() => Err(e),
+            Err(_) => Ok(before),
+        }
     }
     pub fn is_empty(&self) -> bool {
         ok(self.raw.is_empty())

@@ -51,6 +51,10 @@ pub struct Scop<'c> {
     /// Parameters the SCoP defines itself (the last of [`Scop::params`]): a C conversion of
     /// other parameters' values that the model cannot follow, computed by the generated code.
     pub derived: Vec<Derived>,
+    /// Why polyc must leave this SCoP as the user wrote it, if it must: an analysis ran over its
+    /// budget ([`crate::analysis::deps::try_compute`]), so its dependences are unknown and
+    /// [`Scop::dependences`] is empty. Schedulers and code generators check this first.
+    pub untransformable: Option<String>,
 }
 
 /// A parameter defined as `(ty)(value)`, `value` an expression of earlier parameters.
