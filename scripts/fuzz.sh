@@ -4,8 +4,8 @@
 #   front_end       C text in, diagnostics or models out (one input in 32 with dependences)
 #   config_values   the POLYC_* value parsers and the tuning-file parser
 #   whole_compiler  random affine programs through every stage, to the three targets
-# Corpora start from the suite's kernels (preprocessed without system headers) (fuzz/corpus/, not kept); a crash or hang is written to
-# fuzz/artifacts/<target>/ and named here: fix it, then copy the input to
+# Corpora start from the suite's kernels, preprocessed without system headers (fuzz/corpus/, not
+# kept); a crash or hang is written to fuzz/artifacts/<target>/ and named here: fix it, then copy the input to
 # tests/inputs/fuzz/<target>/ (tests replay it on stable in CI: fuzz/tests/replay.rs).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]       # default 600 s each, all four targets
@@ -33,6 +33,7 @@ for t in "${targets[@]}"; do
   echo "== $t: $seconds s, $jobs job(s), log $log"
   # -timeout: one input over 60 s is a hang (the bound issue 19 sets for polyc);
   # -rss_limit_mb: the 4 GB bound; -max_len: inputs up to 16 KiB (fuzz/src/lib.rs cuts there).
+  start=$(date +%s)
   set +e
   cargo +nightly fuzz run --features libfuzzer -O "$t" "fuzz/corpus/$t" -- \
     -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 -max_len=16384 \
@@ -43,7 +44,8 @@ for t in "${targets[@]}"; do
   if [ "$jobs" -gt 1 ]; then cat fuzz-*.log >>"$log" && rm -f fuzz-*.log; fi
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s += $2} END {print s + 0}')
   found=$(find "fuzz/artifacts/$t" -type f | wc -l)
-  echo "$t: $execs executions in $seconds s, exit $rc, $found input(s) in fuzz/artifacts/$t"
+  # libFuzzer stops at its first finding, so the run can be shorter than asked.
+  echo "$t: $execs executions in $(($(date +%s) - start)) s, exit $rc, $found input(s) in fuzz/artifacts/$t"
   [ "$rc" -eq 0 ] && [ "$found" -eq 0 ] || status=1
 done
 exit $status

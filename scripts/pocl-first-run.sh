@@ -3,7 +3,8 @@
 # 19, item 2): PoCL compiles a program's kernels when it first builds and launches them, so a
 # user's first run (and every new tile size, work-group size or local-memory window) pays it.
 # Per kernel: the kernel versions and barriers in the generated OpenCL C, the wall time of a
-# run with an empty POCL_CACHE_DIR, and of a second run with that cache.
+# run with an empty POCL_CACHE_DIR, and of a second run with that cache. A kernel with no
+# versions runs on the host (no parallelism a GPU could use: issue 17).
 #
 #   scripts/pocl-first-run.sh [DATASET] [OUT]      # default SMALL, target/pocl-first-run.md
 #   POLYC=/path/to/old/polyc scripts/pocl-first-run.sh ...   # another polyc, for before/after
@@ -39,10 +40,13 @@ while read -r rel; do
   gcc -O2 -ffp-contract=off "${flags[@]}" "$work/$k.c" "$suite/utilities/polybench.c" -o "$work/$k" \
     $("$polyc" --print-libs --target opencl)
   versions=$(grep -c '__kernel void' "$work/$k.c" || true)
-  barriers=$(grep -o 'barrier(' "$work/$k.c" | wc -l)
+  barriers=$( { grep -o 'barrier(' "$work/$k.c" || true; } | wc -l)
   cache=$(mktemp -d)
-  t0=$(now); POCL_CACHE_DIR=$cache "$work/$k" >/dev/null 2>&1; t1=$(now)
-  POCL_CACHE_DIR=$cache "$work/$k" >/dev/null 2>&1; t2=$(now)
+  t0=$(now)
+  if ! POCL_CACHE_DIR=$cache "$work/$k" >/dev/null 2>&1; then
+    echo "| $k | $versions | $barriers | run failed | - |" >>"$out"; rm -rf "$cache"; continue
+  fi
+  t1=$(now); POCL_CACHE_DIR=$cache "$work/$k" >/dev/null 2>&1; t2=$(now)
   rm -rf "$cache"
   first=$(awk "BEGIN {print $t1 - $t0}"); cached=$(awk "BEGIN {print $t2 - $t1}")
   printf '| %s | %s | %s | %.2f | %.2f |\n' "$k" "$versions" "$barriers" "$first" "$cached" >>"$out"
