@@ -15,7 +15,7 @@ use rosepolly::math::ConstraintMatrix;
 use rosepolly::model::Scop;
 
 use crate::deltas::{self, Piece};
-use crate::farkas::{try_farkas_rows, DepForm};
+use crate::farkas::{bounded_farkas_rows, DepForm, FarkasFailure};
 use crate::ilp::{feasible, lexmin, Layout};
 use crate::order::{coefficient_order, direction, edges};
 use crate::ortho::{orthogonal_basis, rank};
@@ -188,12 +188,17 @@ impl<'c> State<'_, 'c> {
             // is measured for non-negative problem sizes only (without that context, a piece
             // that does not mention a parameter would force its bound coefficient to zero for
             // every other piece too).
-            let legality = try_farkas_rows(&p.remaining).ok_or(PlutoError::CoefficientOverflow)?;
+            let legality = bounded_farkas_rows(self.ctx, &p.remaining).map_err(|e| match e {
+                FarkasFailure::Overflow => PlutoError::CoefficientOverflow,
+                FarkasFailure::OverBudget => PlutoError::Untransformable(
+                    "Farkas' lemma on a dependence ran over the analysis budget".into(),
+                ),
+            })?;
             form.add_legality(&mut base, &legality);
-            // The bound is a cost: a piece whose bound cannot be written leaves it out (the
-            // schedule stays legal, only the cost model weakens).
+            // The bound is a cost: a piece whose bound cannot be written (or computed within
+            // the budget) leaves it out (the schedule stays legal, only the cost model weakens).
             let bounded = p.remaining.clone().intersect_params(context.clone());
-            if let Some(rows) = try_farkas_rows(&bounded) {
+            if let Ok(rows) = bounded_farkas_rows(self.ctx, &bounded) {
                 form.add_bounding(&mut base, &rows);
             }
         }

@@ -7,7 +7,7 @@
 //! form `u·n + w − (φ_T(y) − φ_S(x))` are linear in the unknown schedule coefficients, so each
 //! row of that set becomes one constraint on the unknowns by substitution.
 
-use rosepolly::math::isl::Map;
+use rosepolly::math::isl::{Ctx, Map};
 use rosepolly::math::ConstraintMatrix;
 
 use crate::ilp::{add_substituted, Layout, LinComb};
@@ -18,13 +18,31 @@ pub struct FarkasRows {
     pub ineq: Vec<Vec<i64>>,
 }
 
-/// Compute the coefficient set of a convex dependence piece. Existentially quantified variables
-/// are dropped first (an over-approximation of the piece, so the constraints stay sound).
-/// None when a coefficient does not fit in an `i64`.
-pub fn try_farkas_rows(piece: &Map) -> Option<FarkasRows> {
+/// Why [`bounded_farkas_rows`] has no rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FarkasFailure {
+    /// A coefficient does not fit in an `i64`.
+    Overflow,
+    /// isl's Farkas computation ran over the analysis budget
+    /// ([`rosepolly::analysis::deps::STEP_BUDGET`], [`rosepolly::analysis::deps::STEP_TIME`]):
+    /// some pieces of random programs with wrap-around took minutes.
+    OverBudget,
+}
+
+/// The coefficient set of a convex dependence piece (Farkas' lemma). Existentially quantified
+/// variables are dropped first (an over-approximation of the piece, so the constraints stay
+/// sound). isl's part is bounded like each step of the dependence analysis.
+pub fn bounded_farkas_rows(ctx: &Ctx, piece: &Map) -> Result<FarkasRows, FarkasFailure> {
+    use rosepolly::analysis::deps::{STEP_BUDGET, STEP_TIME};
     let wrapped = piece.clone().wrap_set().remove_divs();
-    let (eq, ineq) = wrapped.coefficients().try_constraint_rows()?;
-    Some(FarkasRows { eq, ineq })
+    let coefficients = ctx
+        .bounded(STEP_BUDGET, STEP_TIME, || wrapped.try_coefficients())
+        .ok_or(FarkasFailure::OverBudget)?
+        .unwrap_or_else(|e| panic!("internal error in polyc's use of isl: {e}"));
+    let (eq, ineq) = coefficients
+        .try_constraint_rows()
+        .ok_or(FarkasFailure::Overflow)?;
+    Ok(FarkasRows { eq, ineq })
 }
 
 /// The unknowns a dependence from `src` to `sink` involves: `sigma` gives each statement's
@@ -99,7 +117,6 @@ impl DepForm<'_> {
 mod tests {
     use super::*;
     use crate::ilp::{lexmin, Solver};
-    use rosepolly::math::isl::Ctx;
 
     /// A single loop `A[i] = A[i-1]`: the flow dependence S[i] -> S[i+1]. Legality allows
     /// a_i >= 0; bounding forces w >= a_i.
@@ -113,7 +130,7 @@ mod tests {
             &[vec!["i".into()]],
             &[vec![0]],
         );
-        let rows = try_farkas_rows(&dep).unwrap();
+        let rows = bounded_farkas_rows(&ctx, &dep).unwrap();
         let form = DepForm {
             layout: &layout,
             src: 0,

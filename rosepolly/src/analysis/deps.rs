@@ -63,23 +63,9 @@ fn step<T>(
     budget: Option<u64>,
     f: impl FnOnce() -> Result<T, IslError>,
 ) -> Result<Result<T, IslError>, OverBudget> {
-    let Some(b) = budget else {
-        return Ok(f());
-    };
-    ctx.set_max_operations(b);
-    let (r, late) = ctx.with_deadline(STEP_TIME, f);
-    ctx.set_max_operations(0);
-    match r {
-        _ if late => Err(OverBudget),
-        Err(e) => {
-            ctx.reset_error();
-            if e.is_quota() {
-                Err(OverBudget)
-            } else {
-                Ok(Err(e))
-            }
-        }
-        r => Ok(r),
+    match budget {
+        None => Ok(f()),
+        Some(b) => ctx.bounded(b, STEP_TIME, f).ok_or(OverBudget),
     }
 }
 

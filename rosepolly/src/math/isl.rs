@@ -88,6 +88,29 @@ impl Ctx {
         (r, fired)
     }
 
+    /// Run `f` under `ops` isl operations and `time` (both lifted again after it): `None` when
+    /// isl ran out of either, else `f`'s result. For the steps whose cost isl cannot be made to
+    /// bound otherwise (dataflow, coalescing, Farkas' lemma on pathological inputs). Only
+    /// fallible calls may run inside `f`.
+    pub fn bounded<T>(
+        &self,
+        ops: u64,
+        time: std::time::Duration,
+        f: impl FnOnce() -> Result<T, IslError>,
+    ) -> Option<Result<T, IslError>> {
+        self.set_max_operations(ops);
+        let (r, late) = self.with_deadline(time, f);
+        self.set_max_operations(0);
+        match r {
+            _ if late => None,
+            Err(e) => {
+                self.reset_error();
+                (!e.is_quota()).then_some(Err(e))
+            }
+            r => Some(r),
+        }
+    }
+
     /// Forget the last error isl recorded: isl-rs reports it after every later call, so an
     /// operation whose failure we recover from must not poison the next ones.
     pub fn reset_error(&self) {
@@ -678,6 +701,11 @@ impl<'c> Set<'c> {
     /// non-negative on the whole set (Farkas' lemma, computed by isl).
     pub fn coefficients(self) -> BasicSet<'c> {
         BasicSet::wrap(ok(self.raw.coefficients()))
+    }
+    /// [`coefficients`](Self::coefficients), failing instead of panicking (under a budget:
+    /// [`Ctx::bounded`]).
+    pub fn try_coefficients(self) -> Result<BasicSet<'c>, IslError> {
+        Ok(BasicSet::wrap(fallible(self.raw.coefficients())?))
     }
     /// Smallest value of dimension `pos` over the set, as a piecewise expression of the
     /// parameters.
