@@ -1,19 +1,24 @@
 //! Random affine programs (`polybench::random`, with random C integer types and iterators read
 //! after the SCoP), compiled by polyc for the C target and run at several tile sizes and thread
 //! counts, print what gcc's build of the original prints. `POLYC_RANDOM_CASES` sets how many
-//! (default 200; the long run, with strides, `min`/`max` bounds and conditions too, is
-//! `scripts/differential.sh`).
+//! (default 200); `POLYC_RICH_CASES` how many programs with strides, `min`/`max` bounds and
+//! conditions too (default 60, a fixed sample of what `scripts/differential.sh` runs by the
+//! thousand).
 
 mod common;
 
 use polybench::harness::{par_map, scratch_dir};
+use polybench::random::Features;
 
-fn cases() -> u64 {
-    std::env::var("POLYC_RANDOM_CASES")
+fn cases(variable: &str, default: u64) -> u64 {
+    std::env::var(variable)
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(200)
+        .unwrap_or(default)
 }
+
+/// The first seed of the rich sample: past the seeds the differential runs so far used.
+const RICH_FIRST_SEED: u64 = 5_000;
 
 const RUNS: &[&[(&str, &str)]] = &[
     &[
@@ -36,11 +41,22 @@ const RUNS: &[&[(&str, &str)]] = &[
 
 #[test]
 fn random_programs_compute_what_gcc_computes() {
-    let work = scratch_dir("random-e2e");
-    let seeds: Vec<u64> = (0..cases()).collect();
-    let failures: Vec<String> = par_map(&seeds, |&seed| {
+    let seeds: Vec<u64> = (0..cases("POLYC_RANDOM_CASES", 200)).collect();
+    check("random-e2e", &seeds, Features::BASE);
+}
+
+#[test]
+fn random_programs_with_strides_bounds_and_conditions_compute_what_gcc_computes() {
+    let n = cases("POLYC_RICH_CASES", 60);
+    let seeds: Vec<u64> = (RICH_FIRST_SEED..RICH_FIRST_SEED + n).collect();
+    check("random-rich-e2e", &seeds, Features::ALL);
+}
+
+fn check(dir: &str, seeds: &[u64], features: Features) {
+    let work = scratch_dir(dir);
+    let failures: Vec<String> = par_map(seeds, |&seed| {
         let src = work.join(format!("r{seed}.c"));
-        let text = polybench::random::program_with_main(seed);
+        let text = polybench::random::program_with_main_of(seed, features);
         std::fs::write(&src, &text).unwrap();
         let reference = work.join(format!("r{seed}-ref"));
         common::gcc(&src, &reference, &[]);
