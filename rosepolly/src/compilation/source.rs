@@ -336,7 +336,7 @@ fn located(lines: &LineMap, text: &str, offset: usize) -> Loc {
     loc
 }
 
-/// The most adjacent `+`/`-` pairs a run of signs may hold (see [`increment_run`]).
+/// The most adjacent `+`/`-` pairs a run of signs may hold (see `increment_run`).
 pub const MAX_INCREMENT_PAIRS: usize = 16;
 
 /// The offset of the first run of `+`, `-` and white space, outside literals and directives,
