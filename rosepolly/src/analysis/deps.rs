@@ -31,7 +31,7 @@ pub const STEP_BUDGET: u64 = 2_000_000;
 /// can come out differently on a slower machine.
 pub const STEP_TIME: std::time::Duration = std::time::Duration::from_secs(4);
 
-/// A bounded analysis ran over [`STEP_BUDGET`] in one of its steps.
+/// A bounded analysis ran over [`STEP_BUDGET`] or [`STEP_TIME`] in one of its steps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("the dependence analysis ran over its budget ({STEP_BUDGET} isl operations or {} s in one step)", STEP_TIME.as_secs())]
 pub struct OverBudget;
@@ -41,7 +41,7 @@ pub fn compute<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Dependence<'c>> {
     analyze(ctx, scop, false, None).expect("an unbounded analysis ends")
 }
 
-/// [`compute`] with each step bounded by [`STEP_BUDGET`] isl operations.
+/// [`compute`] with each step bounded by [`STEP_BUDGET`] isl operations and [`STEP_TIME`].
 pub fn try_compute<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Result<Vec<Dependence<'c>>, OverBudget> {
     analyze(ctx, scop, false, Some(STEP_BUDGET))
 }
@@ -51,7 +51,7 @@ pub fn direct<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Dependence<'c>> {
     analyze(ctx, scop, true, None).expect("an unbounded analysis ends")
 }
 
-/// [`direct`] with each step bounded by [`STEP_BUDGET`] isl operations (the scheduler's).
+/// [`direct`] with each step bounded like [`try_compute`]'s (the scheduler's).
 pub fn try_direct<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Result<Vec<Dependence<'c>>, OverBudget> {
     analyze(ctx, scop, true, Some(STEP_BUDGET))
 }
