@@ -40,8 +40,9 @@ for t in "${targets[@]}"; do
     "${parallel[@]}" -print_final_stats=1 >"$log" 2>&1
   rc=$?
   set -e
-  # With -jobs, each worker logs to fuzz-N.log in the current directory.
-  if [ "$jobs" -gt 1 ]; then cat fuzz-*.log >>"$log" && rm -f fuzz-*.log; fi
+  # With -jobs, each worker also logs to fuzz-N.log in the current directory; libFuzzer's own
+  # output already holds those logs, so they are only removed.
+  if [ "$jobs" -gt 1 ]; then rm -f fuzz-*.log; fi
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s += $2} END {print s + 0}')
   found=$(find "fuzz/artifacts/$t" -type f | wc -l)
   # libFuzzer stops at its first finding, so the run can be shorter than asked.
