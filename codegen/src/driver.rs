@@ -116,21 +116,6 @@ pub fn compile(
                 format!("this SCoP cannot run on a GPU target: {why}"),
             )));
         }
-        // A SCoP whose dependences are unknown, or whose iterators' final values or guard
-        // cannot be printed, keeps the user's lines as they are.
-        if let Some(why) = &scop.untransformable {
-            warnings.push(kept_original(scop, why, OVER_BUDGET));
-            continue;
-        }
-        let (exits, guard) = match exits::assignments(ctx, scop)
-            .and_then(|e| Ok((e, fallback::guard(ctx, scop)?)))
-        {
-            Ok(printable) => printable,
-            Err(why) => {
-                warnings.push(kept_original(scop, &why, WIDE_CONSTANTS));
-                continue;
-            }
-        };
         let schedule = match pluto::schedule(ctx, scop, &opts.pluto) {
             Ok(s) => s,
             Err(pluto::PlutoError::Untransformable(why)) => {
@@ -146,6 +131,17 @@ pub fn compile(
                     .with_note("the generated code is correct but not transformed"),
                 );
                 pluto::original_schedule(ctx, scop)
+            }
+        };
+        // A SCoP whose dependences are unknown (the scheduler refuses it, above), or whose
+        // iterators' final values or guard cannot be printed, keeps the user's lines as they are.
+        let (exits, guard) = match exits::assignments(ctx, scop)
+            .and_then(|e| Ok((e, fallback::guard(ctx, scop)?)))
+        {
+            Ok(printable) => printable,
+            Err(why) => {
+                warnings.push(kept_original(scop, &why, WIDE_CONSTANTS));
+                continue;
             }
         };
         let job = ScopJob {

@@ -55,22 +55,32 @@ impl Ctx {
         self.raw.set_max_operations(max);
     }
 
-    /// Run `f`, making isl's operations fail once `limit` has passed: a watchdog thread lowers
-    /// the operation budget to one, so the next operation isl counts fails as over its quota
-    /// (`isl_ctx_abort` would too, but leaves no error message, which isl-rs dereferences).
-    /// Returns `f`'s result and whether the limit was reached, in which case the budget is
-    /// lifted and the error cleared. Only fallible calls may run inside `f`.
-    pub fn with_deadline<T>(&self, limit: std::time::Duration, f: impl FnOnce() -> T) -> (T, bool) {
+    /// Run `f` under `ops` isl operations and `time` (both lifted again after it): `None` when
+    /// isl ran out of either, else `f`'s result. For the steps whose cost isl cannot be made to
+    /// bound otherwise (dataflow, coalescing, Farkas' lemma on pathological inputs). Only
+    /// fallible calls may run inside `f`: every isl call fails once the budget is spent.
+    ///
+    /// isl counts operations unevenly, so a watchdog thread also lowers the limit to one when
+    /// `time` has passed: the next operation isl counts then fails as over its quota
+    /// (`isl_ctx_abort` would stop it too, but leaves no error message, which isl-rs
+    /// dereferences).
+    pub fn bounded<T>(
+        &self,
+        ops: u64,
+        time: std::time::Duration,
+        f: impl FnOnce() -> Result<T, IslError>,
+    ) -> Option<Result<T, IslError>> {
         use std::sync::atomic::{AtomicBool, Ordering};
         use std::sync::{mpsc, Arc};
+        self.set_max_operations(ops);
         let ptr = self.raw.ptr;
-        let fired = Arc::new(AtomicBool::new(false));
+        let late = Arc::new(AtomicBool::new(false));
         let (done, wait) = mpsc::channel::<()>();
         let watchdog = {
-            let fired = fired.clone();
+            let late = late.clone();
             std::thread::spawn(move || {
-                if wait.recv_timeout(limit) == Err(mpsc::RecvTimeoutError::Timeout) {
-                    fired.store(true, Ordering::SeqCst);
+                if wait.recv_timeout(time) == Err(mpsc::RecvTimeoutError::Timeout) {
+                    late.store(true, Ordering::SeqCst);
                     // SAFETY: the context outlives this thread (joined below); this only stores
                     // the field that the computing thread compares its operation count with.
                     unsafe { isl_ctx_set_max_operations(ptr, 1) };
@@ -80,33 +90,13 @@ impl Ctx {
         let r = f();
         let _ = done.send(());
         let _ = watchdog.join();
-        let fired = fired.load(Ordering::SeqCst);
-        if fired {
-            self.set_max_operations(0);
-            self.reset_error();
-        }
-        (r, fired)
-    }
-
-    /// Run `f` under `ops` isl operations and `time` (both lifted again after it): `None` when
-    /// isl ran out of either, else `f`'s result. For the steps whose cost isl cannot be made to
-    /// bound otherwise (dataflow, coalescing, Farkas' lemma on pathological inputs). Only
-    /// fallible calls may run inside `f`.
-    pub fn bounded<T>(
-        &self,
-        ops: u64,
-        time: std::time::Duration,
-        f: impl FnOnce() -> Result<T, IslError>,
-    ) -> Option<Result<T, IslError>> {
-        self.set_max_operations(ops);
-        let (r, late) = self.with_deadline(time, f);
         self.set_max_operations(0);
         match r {
-            _ if late => None,
             Err(e) => {
                 self.reset_error();
-                (!e.is_quota()).then_some(Err(e))
+                (!e.is_quota() && !late.load(Ordering::SeqCst)).then_some(Err(e))
             }
+            _ if late.load(Ordering::SeqCst) => None,
             r => Some(r),
         }
     }
