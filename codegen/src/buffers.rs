@@ -60,7 +60,9 @@ pub fn report(
                 program: "",
                 opts,
             };
-            let (ir, params) = job.gpu_ir();
+            let (ir, params) = job.gpu_ir().map_err(|e| {
+                Diagnostics::one(Diagnostic::new(scop.region.start.clone(), e.to_string()))
+            })?;
             let groups = ir
                 .groups
                 .into_iter()

@@ -152,29 +152,27 @@ pub fn compile(
             program: &program,
             opts,
         };
-        let code = match gpu {
-            // Loops with no statement in them: nothing to tile or offload; the iterators'
-            // final values (below) are all the SCoP computes.
-            _ if scop.statements.is_empty() => job.c(),
-            Some(dialect) => match job.gpu(dialect) {
-                Some((code, device)) => {
-                    kernels.push_str(&device);
-                    code
-                }
-                None => {
-                    warnings.push(
-                        Diagnostic::new(
-                            scop.region.start.clone(),
-                            "this SCoP has no parallelism a GPU could use under its schedule; it runs on the host, as the C+OpenMP target's tiled code",
-                        )
-                        .with_note("every loop carries a dependence (scalars reused across iterations are a common cause)"),
-                    );
-                    host_fallback = true;
-                    job.tiled_c()
-                }
-            },
-            None if opts.tile => job.tiled_c(),
-            None => job.c(),
+        let code = match generate(&job, gpu) {
+            Ok(ScopCode::Host(code)) => code,
+            Ok(ScopCode::Gpu { host, device }) => {
+                kernels.push_str(&device);
+                host
+            }
+            Ok(ScopCode::HostFallback(code)) => {
+                warnings.push(
+                    Diagnostic::new(
+                        scop.region.start.clone(),
+                        "this SCoP has no parallelism a GPU could use under its schedule; it runs on the host, as the C+OpenMP target's tiled code",
+                    )
+                    .with_note("every loop carries a dependence (scalars reused across iterations are a common cause)"),
+                );
+                host_fallback = true;
+                code
+            }
+            Err(why) => {
+                warnings.push(kept_original(scop, &why, OVER_BUDGET));
+                continue;
+            }
         };
         warnings.extend(rosepolly::compilation::aliasing::overlapping_calls(
             src, scop,
@@ -241,7 +239,51 @@ pub fn compile(
     Ok(Output { text, warnings })
 }
 
-const OVER_BUDGET: &str = "polyc bounds its analyses so that it finishes on every input; this SCoP's dependences were too costly to compute exactly";
+/// What one SCoP's code generation gives.
+enum ScopCode {
+    /// Host code (C+OpenMP, or the C target's).
+    Host(String),
+    /// Host code launching kernels, and the kernels (or their source) for the top of the file.
+    Gpu { host: String, device: String },
+    /// On a GPU target, tiled host code: the schedule leaves the GPU nothing parallel.
+    HostFallback(String),
+}
+
+/// The largest code one SCoP may generate. The suite's largest generated file is deriche's
+/// OpenCL program, 640 KiB for all its SCoPs; past this a SCoP's schedule and tiles have made
+/// code no C compiler handles in reasonable time, and its original code serves better.
+pub const MAX_SCOP_CODE: usize = 4 << 20;
+
+/// The code replacing one SCoP, or why it keeps its original code: isl's AST generation ran
+/// over its budget, or the code would be larger than [`MAX_SCOP_CODE`].
+fn generate(job: &ScopJob, gpu: Option<Dialect>) -> Result<ScopCode, String> {
+    let why = |e: rosepolly::math::isl::AstFailure| e.to_string();
+    let code = match gpu {
+        // Loops with no statement in them: nothing to tile or offload; the iterators' final
+        // values are all the SCoP computes.
+        _ if job.scop.statements.is_empty() => ScopCode::Host(job.c().map_err(why)?),
+        Some(dialect) => match job.gpu(dialect).map_err(why)? {
+            Some((host, device)) => ScopCode::Gpu { host, device },
+            None => ScopCode::HostFallback(job.tiled_c().map_err(why)?),
+        },
+        None if job.opts.tile => ScopCode::Host(job.tiled_c().map_err(why)?),
+        None => ScopCode::Host(job.c().map_err(why)?),
+    };
+    let size = match &code {
+        ScopCode::Host(c) | ScopCode::HostFallback(c) => c.len(),
+        ScopCode::Gpu { host, device } => host.len() + device.len(),
+    };
+    if size > MAX_SCOP_CODE {
+        return Err(format!(
+            "its generated code would take {} KB, over polyc's limit of {} KB per SCoP",
+            size >> 10,
+            MAX_SCOP_CODE >> 10
+        ));
+    }
+    Ok(code)
+}
+
+const OVER_BUDGET: &str = "polyc bounds its analyses, its scheduler and its code generation so that it finishes on every input; this SCoP went past one of those bounds";
 const WIDE_CONSTANTS: &str =
     "C's wrap-around of unsigned bounds gives isl's formulas constants that 64-bit code cannot hold";
 

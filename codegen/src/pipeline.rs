@@ -2,7 +2,7 @@
 //! for a target (schedule → tile space → IR → text). The driver runs it per SCoP; nothing
 //! else strings these steps together.
 
-use rosepolly::math::isl::Ctx;
+use rosepolly::math::isl::{AstFailure, Ctx};
 use rosepolly::model::Scop;
 use rosepolly::syntax::{self, RecoveryOptions};
 
@@ -33,11 +33,11 @@ impl ScopJob<'_, '_> {
     /// kernels (CUDA) or a string with their source (OpenCL). `None` when the SCoP has no
     /// parallelism a GPU can use (every group would run on one work-item at a time): it is then
     /// better run on the host.
-    pub fn gpu(&self, dialect: Dialect) -> Option<(String, String)> {
+    pub fn gpu(&self, dialect: Dialect) -> Result<Option<(String, String)>, AstFailure> {
         let (ctx, scop) = (self.ctx, self.scop);
-        let ir = self.lowered(Device::Gpu, self.opts.intra_wavefront);
+        let ir = self.lowered(Device::Gpu, self.opts.intra_wavefront)?;
         if !ir.has_device_parallelism() {
-            return None;
+            return Ok(None);
         }
         let device = DeviceCode { ir: &ir, dialect };
         let source_name = format!("polyc_cl_source_{}", scop.id);
@@ -61,20 +61,20 @@ impl ScopJob<'_, '_> {
             Dialect::OpenCl => "scheduled with Pluto, tiled with run-time tile sizes, OpenCL",
             Dialect::Cuda => "scheduled with Pluto, tiled with run-time tile sizes, CUDA",
         };
-        Some((scop_block(scop, how, &body), top))
+        Ok(Some((scop_block(scop, how, &body), top)))
     }
 
     /// The SCoP lowered for a GPU target, and the names of the parameters of its groups'
     /// code: the SCoP's, then the outer dimensions' values.
-    pub fn gpu_ir(&self) -> (ScopIr, Vec<String>) {
-        let ir = self.lowered(Device::Gpu, self.opts.intra_wavefront);
+    pub fn gpu_ir(&self) -> Result<(ScopIr, Vec<String>), AstFailure> {
+        let ir = self.lowered(Device::Gpu, self.opts.intra_wavefront)?;
         let mut params: Vec<String> = ir.data.params.iter().map(|p| p.name.clone()).collect();
         params.extend(ir.groups.first().into_iter().flat_map(|g| g.outer.clone()));
-        (ir, params)
+        Ok((ir, params))
     }
 
     /// The C code replacing one SCoP.
-    pub fn c(&self) -> String {
+    pub fn c(&self) -> Result<String, AstFailure> {
         let (ctx, scop, schedule, prefix, opts) =
             (self.ctx, self.scop, self.schedule, self.prefix, self.opts);
         let iterators: Vec<String> = (0..schedule.n_dims())
@@ -91,7 +91,7 @@ impl ScopJob<'_, '_> {
             row: if opts.otl { Some(&row) } else { None },
             ..RecoveryOptions::new(&iterators)
         };
-        let mut program = syntax::recover(ctx, scop, schedule.union_map(ctx, scop), &rec);
+        let mut program = syntax::recover(ctx, scop, schedule.union_map(ctx, scop), &rec)?;
         program.loops_mut(&mut |l, _| {
             l.parallel = schedule.parallel_loop(l.dim, &l.body.statements())
         });
@@ -111,7 +111,7 @@ impl ScopJob<'_, '_> {
             c::print(&data, &program, &copts),
             indent(&free, 2)
         );
-        scop_block(scop, "scheduled with Pluto", &body)
+        Ok(scop_block(scop, "scheduled with Pluto", &body))
     }
 
     /// The SCoP's tile space for `device`, lowered to the kernel IR.
@@ -120,22 +120,22 @@ impl ScopJob<'_, '_> {
     /// work-items (intra-tile wavefronts over every band dimension) assumes that each point's
     /// row lies in its tile's box, which a diamond's first row does not (its tiles are cut
     /// along another row): such a SCoP is lowered again with skewed tiles.
-    fn lowered(&self, device: Device, force_wavefront: bool) -> ScopIr {
-        let (ir, band) = self.lower_schedule(self.schedule, device, force_wavefront);
+    fn lowered(&self, device: Device, force_wavefront: bool) -> Result<ScopIr, AstFailure> {
+        let (ir, band) = self.lower_schedule(self.schedule, device, force_wavefront)?;
         let diamond = band.filter(|&b| self.schedule.bands[b].diamond.is_some());
         let Some(b) = diamond else {
-            return ir;
+            return Ok(ir);
         };
         let maps_first = ir.groups.iter().any(|g| match &g.code {
             GroupCode::Tiled(t) => t.threads.as_ref().is_some_and(|l| l.dims().contains(&0)),
             GroupCode::Untiled(_) => false,
         });
         if !maps_first {
-            return ir;
+            return Ok(ir);
         }
         let mut skewed = self.schedule.clone();
         skewed.bands[b].diamond = None;
-        self.lower_schedule(&skewed, device, force_wavefront).0
+        Ok(self.lower_schedule(&skewed, device, force_wavefront)?.0)
     }
 
     /// `schedule`'s tile space for `device`, lowered, and the band it tiles.
@@ -144,7 +144,7 @@ impl ScopJob<'_, '_> {
         schedule: &pluto::Schedule,
         device: Device,
         force_wavefront: bool,
-    ) -> (ScopIr, Option<usize>) {
+    ) -> Result<(ScopIr, Option<usize>), AstFailure> {
         let (ctx, scop) = (self.ctx, self.scop);
         // One sequential tiled dimension gains nothing on a CPU: such bands stay loops. A GPU
         // needs tiles for every band.
@@ -162,21 +162,21 @@ impl ScopJob<'_, '_> {
             device,
             force_wavefront,
         }
-        .lower();
-        (ir, space.band)
+        .lower()?;
+        Ok((ir, space.band))
     }
 
     /// The tiled C code replacing one SCoP (`--target c` without `--no-tile`).
-    pub fn tiled_c(&self) -> String {
+    pub fn tiled_c(&self) -> Result<String, AstFailure> {
         let (scop, opts) = (self.scop, self.opts);
-        let ir = self.lowered(Device::Cpu, false);
+        let ir = self.lowered(Device::Cpu, false)?;
         let body =
             OpenMp::new(&ir, opts.openmp, opts.fixed_tile_sizes.as_deref()).print(self.program);
         let how = match &opts.fixed_tile_sizes {
             None => "scheduled with Pluto, tiled with run-time tile sizes",
             Some(_) => "scheduled with Pluto, tiled with tile sizes fixed at compile time",
         };
-        scop_block(scop, how, &body)
+        Ok(scop_block(scop, how, &body))
     }
 }
 

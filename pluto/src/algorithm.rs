@@ -10,13 +10,15 @@
 //! that no dimension found so far orders (`δ = 0` on all of them); legality constraints of a
 //! band apply to the pieces as they were at the band's start.
 
+use std::time::{Duration, Instant};
+
 use rosepolly::math::isl::Ctx;
 use rosepolly::math::ConstraintMatrix;
 use rosepolly::model::Scop;
 
 use crate::deltas::{self, Piece};
 use crate::farkas::{bounded_farkas_rows, DepForm, FarkasFailure};
-use crate::ilp::{feasible, lexmin, Layout};
+use crate::ilp::{feasible, lexmin, IlpFailure, Layout};
 use crate::order::{coefficient_order, direction, edges};
 use crate::ortho::{orthogonal_basis, rank};
 use crate::schedule::{Band, DimKind, Row, Schedule};
@@ -36,6 +38,18 @@ struct State<'a, 'c> {
     parallel: Vec<Vec<bool>>,
     pieces: Vec<Piece<'c>>,
     original_from: Option<usize>,
+    /// When the run must end ([`SCHEDULE_TIME`] after it started).
+    deadline: Instant,
+}
+
+/// The time one run of the scheduler may take. Each isl step in it is bounded on its own
+/// ([`rosepolly::analysis::deps::STEP_TIME`]), but a SCoP with hundreds of dependence pieces
+/// takes many steps. The suite's slowest, adi, schedules in about 3 s (both fusion runs).
+pub const SCHEDULE_TIME: Duration = Duration::from_secs(20);
+
+/// A scheduling ILP isl could not decide: no schedule but the original is known to be legal.
+fn untransformable(e: IlpFailure) -> PlutoError {
+    PlutoError::Untransformable(e.to_string())
 }
 
 /// Schedule a SCoP.
@@ -86,6 +100,7 @@ pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Sch
         parallel: Vec::new(),
         pieces,
         original_from: None,
+        deadline: Instant::now() + SCHEDULE_TIME,
     };
     if opts.fusion == Fusion::NoFuse {
         st.cut(Cut::All, false);
@@ -93,6 +108,7 @@ pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Sch
     // Each round adds at least one dimension; this bound is never reached by a correct run.
     let limit = 4 * (scop.max_depth() + 1) + 2 * n + 8;
     while !(st.full_rank() && st.pieces.is_empty()) {
+        st.check_time()?;
         if st.kinds.len() > limit {
             return Err(PlutoError::NoProgress {
                 dims: st.kinds.len(),
@@ -143,6 +159,17 @@ enum Cut {
 }
 
 impl<'c> State<'_, 'c> {
+    /// An error once the run is past its deadline.
+    fn check_time(&self) -> Result<(), PlutoError> {
+        if Instant::now() > self.deadline {
+            return Err(PlutoError::Untransformable(format!(
+                "the scheduler ran past its time limit ({} s)",
+                SCHEDULE_TIME.as_secs()
+            )));
+        }
+        Ok(())
+    }
+
     fn depth(&self, s: usize) -> usize {
         self.scop.statements[s].depth()
     }
@@ -177,6 +204,7 @@ impl<'c> State<'_, 'c> {
         let context = self.nonnegative_params();
         let mut base = self.layout.system();
         for p in &band_pieces {
+            self.check_time()?;
             let form = DepForm {
                 layout: &self.layout,
                 src: p.src,
@@ -215,12 +243,13 @@ impl<'c> State<'_, 'c> {
         let start = self.kinds.len();
         let mut found = 0;
         while !self.full_rank() {
+            self.check_time()?;
             let mut sys = base.clone();
             self.add_non_trivial(&mut sys);
             let t1 = std::time::Instant::now();
-            self.add_independence(&mut sys);
+            self.add_independence(&mut sys).map_err(untransformable)?;
             let t2 = std::time::Instant::now();
-            let sol = lexmin(self.ctx, &sys, self.opts.solver);
+            let sol = lexmin(self.ctx, &sys, self.opts.solver).map_err(untransformable)?;
             if debug {
                 eprintln!(
                     "pluto: independence {:?} lexmin {:?}",
@@ -280,7 +309,7 @@ impl<'c> State<'_, 'c> {
     }
 
     /// Orthogonality constraints (eq. 4.10) for statements that are not full rank yet.
-    fn add_independence(&self, sys: &mut ConstraintMatrix) {
+    fn add_independence(&self, sys: &mut ConstraintMatrix) -> Result<(), IlpFailure> {
         let mut extra = Vec::new();
         for s in 0..self.rows.len() {
             let h = self.hyperplanes(s);
@@ -306,7 +335,7 @@ impl<'c> State<'_, 'c> {
                     let mut one = r.clone();
                     one[sys.n_vars()] = -1;
                     test.add_inequality(one);
-                    !feasible(self.ctx, &test)
+                    !feasible(self.ctx, &test)?
                 };
                 if negate {
                     r.iter_mut().for_each(|x| *x = -*x);
@@ -322,6 +351,7 @@ impl<'c> State<'_, 'c> {
         for r in extra {
             sys.add_inequality(r);
         }
+        Ok(())
     }
 
     fn push_hyperplane(&mut self, sol: &[i64]) {

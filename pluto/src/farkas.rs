@@ -143,6 +143,6 @@ mod tests {
         form.add_bounding(&mut sys, &rows);
         // Non-trivial: a_i >= 1. Columns: u_n, w, S.i, S.c.
         sys.add_inequality(vec![0, 0, 1, 0, -1]);
-        assert_eq!(lexmin(&ctx, &sys, Solver::Isl), Some(vec![0, 1, 1, 0]));
+        assert_eq!(lexmin(&ctx, &sys, Solver::Isl), Ok(Some(vec![0, 1, 1, 0])));
     }
 }

@@ -13,7 +13,8 @@
 //! good_lp finds no solution: a schedule's legality never rests on floating point.
 
 use good_lp::{variable, Expression, ProblemVariables, SolverModel};
-use rosepolly::math::isl::{BasicSet, Ctx};
+use rosepolly::analysis::deps::{STEP_BUDGET, STEP_TIME};
+use rosepolly::math::isl::{BasicSet, Ctx, IslError};
 use rosepolly::math::ConstraintMatrix;
 
 /// Which solver computes the lexicographic minimum.
@@ -113,13 +114,33 @@ pub fn add_substituted(
     }
 }
 
-/// The lexicographic minimum of a system whose unknowns are all non-negative integers.
-pub fn lexmin(ctx: &Ctx, sys: &ConstraintMatrix, solver: Solver) -> Option<Vec<i64>> {
+/// isl could not decide a scheduling ILP: the exact solver ran over the budget of one analysis
+/// step (the systems of programs with many statements or deep nests can take it exponentially
+/// long), or failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IlpFailure {
+    #[error(
+        "the scheduling ILP ran over its budget ({} isl operations or {} s)",
+        STEP_BUDGET,
+        STEP_TIME.as_secs()
+    )]
+    OverBudget,
+    #[error("isl failed on the scheduling ILP: {0}")]
+    Isl(IslError),
+}
+
+/// The lexicographic minimum of a system whose unknowns are all non-negative integers (`None`
+/// when it has no solution).
+pub fn lexmin(
+    ctx: &Ctx,
+    sys: &ConstraintMatrix,
+    solver: Solver,
+) -> Result<Option<Vec<i64>>, IlpFailure> {
     match solver {
-        Solver::Isl => lexmin_isl(ctx, sys),
+        Solver::Isl => lexmin_isl(ctx, sys, STEP_BUDGET),
         Solver::GoodLp => match lexmin_good_lp(sys) {
-            Some(x) if satisfies(sys, &x) => Some(x),
-            _ => lexmin_isl(ctx, sys),
+            Some(x) if satisfies(sys, &x) => Ok(Some(x)),
+            _ => lexmin_isl(ctx, sys, STEP_BUDGET),
         },
     }
 }
@@ -142,8 +163,21 @@ fn satisfies(sys: &ConstraintMatrix, x: &[i64]) -> bool {
 }
 
 /// Is there a non-negative integer solution?
-pub fn feasible(ctx: &Ctx, sys: &ConstraintMatrix) -> bool {
-    !to_isl(ctx, sys).is_empty()
+pub fn feasible(ctx: &Ctx, sys: &ConstraintMatrix) -> Result<bool, IlpFailure> {
+    let set = to_isl(ctx, sys);
+    bounded(ctx, STEP_BUDGET, || set.try_is_empty()).map(|empty| !empty)
+}
+
+/// `f`, one exact isl computation, under `ops` isl operations and the analysis' time per step.
+fn bounded<T>(
+    ctx: &Ctx,
+    ops: u64,
+    f: impl FnOnce() -> Result<T, IslError>,
+) -> Result<T, IlpFailure> {
+    match ctx.bounded(ops, STEP_TIME, f) {
+        None => Err(IlpFailure::OverBudget),
+        Some(r) => r.map_err(IlpFailure::Isl),
+    }
 }
 
 fn to_isl<'c>(ctx: &'c Ctx, sys: &ConstraintMatrix) -> BasicSet<'c> {
@@ -166,13 +200,15 @@ fn to_isl<'c>(ctx: &'c Ctx, sys: &ConstraintMatrix) -> BasicSet<'c> {
     BasicSet::parse(ctx, &text).expect("scheduling constraints are well-formed")
 }
 
-fn lexmin_isl(ctx: &Ctx, sys: &ConstraintMatrix) -> Option<Vec<i64>> {
+fn lexmin_isl(ctx: &Ctx, sys: &ConstraintMatrix, ops: u64) -> Result<Option<Vec<i64>>, IlpFailure> {
     let set = to_isl(ctx, sys);
-    if set.is_empty() {
-        return None;
-    }
-    let min = set.lexmin();
-    min.points().into_iter().next()
+    let min = bounded(ctx, ops, || {
+        if set.try_is_empty()? {
+            return Ok(None);
+        }
+        set.try_lexmin().map(Some)
+    })?;
+    Ok(min.and_then(|m| m.points().into_iter().next()))
 }
 
 fn lexmin_good_lp(sys: &ConstraintMatrix) -> Option<Vec<i64>> {
@@ -242,12 +278,24 @@ mod tests {
         sys.add_inequality(vec![0, 1, -1, -1]);
         sys.add_inequality(vec![-1, 0, 0, 1]);
         let ctx = Ctx::new();
-        assert_eq!(lexmin(&ctx, &sys, Solver::Isl), Some(vec![0, 2, 0]));
-        assert_eq!(lexmin(&ctx, &sys, Solver::GoodLp), Some(vec![0, 2, 0]));
+        assert_eq!(lexmin(&ctx, &sys, Solver::Isl), Ok(Some(vec![0, 2, 0])));
+        assert_eq!(lexmin(&ctx, &sys, Solver::GoodLp), Ok(Some(vec![0, 2, 0])));
         sys.add_inequality(vec![0, -1, 0, 0]);
         sys.add_inequality(vec![-1, 0, 0, 0]);
-        assert_eq!(lexmin(&ctx, &sys, Solver::Isl), None);
-        assert_eq!(lexmin(&ctx, &sys, Solver::GoodLp), None);
+        assert_eq!(lexmin(&ctx, &sys, Solver::Isl), Ok(None));
+        assert_eq!(lexmin(&ctx, &sys, Solver::GoodLp), Ok(None));
+    }
+
+    #[test]
+    fn an_exhausted_budget_is_reported_and_the_context_recovers() {
+        let ctx = Ctx::new();
+        let mut sys = ConstraintMatrix::new(vec!["a".into(), "b".into(), "c".into()]);
+        sys.add_inequality(vec![1, 1, 0, -2]);
+        sys.add_inequality(vec![0, 1, -1, -1]);
+        assert_eq!(lexmin_isl(&ctx, &sys, 1), Err(IlpFailure::OverBudget));
+        // The same context answers the next, unbounded, question.
+        assert_eq!(lexmin(&ctx, &sys, Solver::Isl), Ok(Some(vec![0, 2, 0])));
+        assert_eq!(feasible(&ctx, &sys), Ok(true));
     }
 
     #[test]

@@ -217,7 +217,8 @@ pub fn tile_space(ctx: &Ctx, scop: &Scop, schedule: &Schedule, policy: &TilePoli
         .iter()
         .map(|g| image.group(&g.statements))
         .collect();
-    // A dimension without a bound (an unbounded domain) leaves the whole SCoP untiled.
+    // A dimension without a bound (an unbounded domain), or bounds past Fourier–Motzkin's row
+    // limit, leave the whole SCoP untiled.
     let Some(tiles) = tiles else {
         return space;
     };
@@ -421,7 +422,8 @@ impl<'c> BandImage<'_, 'c> {
 
     /// Bounds of every band dimension by Fourier–Motzkin from the innermost out, and the
     /// facets of the image when it is a full-dimensional polyhedron. `None` when some
-    /// dimension has no lower or no upper bound.
+    /// dimension has no lower or no upper bound, or Fourier–Motzkin would pass
+    /// [`fm::MAX_ROWS`].
     fn bounds(&self, image: &Set<'c>) -> Option<(Vec<DimBounds>, Vec<Facet>)> {
         let param_index = self.param_index(image);
         let n_params = param_index.len();
@@ -477,7 +479,8 @@ impl<'c> BandImage<'_, 'c> {
             if bounds[k].lower.is_empty() || bounds[k].upper.is_empty() {
                 return None;
             }
-            m = fm::eliminate(&m, col);
+            // Past the row limit the band's bounds are not worth their cost: untiled.
+            m = fm::try_eliminate(&m, col)?;
         }
         Some((bounds, facets))
     }

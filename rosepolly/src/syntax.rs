@@ -11,7 +11,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::math::isl::{
-    self, AstExpr, AstExprView, AstNode, AstNodeView, AstOp, Ctx, PwAff, Set, UnionMap,
+    self, AstExpr, AstExprView, AstFailure, AstNode, AstNodeView, AstOp, Ctx, PwAff, Set, UnionMap,
 };
 use crate::model::affine::{Affine, AffineCond, CmpOp};
 use crate::model::expr::{BinaryOp, Expr, UnaryOp};
@@ -94,8 +94,13 @@ impl<'a> RecoveryOptions<'a> {
 }
 
 /// Generate the loops scanning `schedule` (each statement's instances → time vectors, restricted
-/// to its domain).
-pub fn recover(ctx: &Ctx, scop: &Scop, schedule: UnionMap, opts: &RecoveryOptions) -> Node {
+/// to its domain); an error when isl's AST generation fails or runs over its budget.
+pub fn recover(
+    ctx: &Ctx,
+    scop: &Scop,
+    schedule: UnionMap,
+    opts: &RecoveryOptions,
+) -> Result<Node, AstFailure> {
     let mut params: Vec<String> = scop.params.iter().map(|p| scop.names.get(p)).collect();
     params.extend(opts.extra_params.iter().cloned());
     let context = Set::parse(
@@ -103,7 +108,7 @@ pub fn recover(ctx: &Ctx, scop: &Scop, schedule: UnionMap, opts: &RecoveryOption
         &format!("[{}] -> {{ : {} }}", params.join(", "), opts.context),
     )
     .expect("context parses");
-    let ast = isl::ast_from_schedule(ctx, context, schedule, opts.iterators);
+    let ast = isl::ast_from_schedule(ctx, context, schedule, opts.iterators)?;
     let mut names: HashMap<String, String> = HashMap::new();
     for p in &scop.params {
         names.insert(scop.names.get(p), user(p));
@@ -126,10 +131,10 @@ pub fn recover(ctx: &Ctx, scop: &Scop, schedule: UnionMap, opts: &RecoveryOption
         iterators: opts.iterators,
     };
     let node = r.node(&ast);
-    match opts.row {
+    Ok(match opts.row {
         Some(row) => insert_otls(node, 0, opts.iterators, row),
         None => node,
-    }
+    })
 }
 
 /// A C condition over the SCoP's parameters that holds exactly on `set` (a set over them),

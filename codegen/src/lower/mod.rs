@@ -12,7 +12,7 @@ mod ranges;
 mod recover;
 mod threads;
 
-use rosepolly::math::isl::Ctx;
+use rosepolly::math::isl::{AstFailure, Ctx};
 use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::model::Scop;
 use rosepolly::syntax::Node;
@@ -62,30 +62,33 @@ pub struct Lowering<'a, 'c> {
 }
 
 impl Lowering<'_, '_> {
-    pub fn lower(&self) -> ScopIr {
-        ScopIr {
+    /// The SCoP's IR; an error when isl's AST generation gives no loops for some part of it.
+    pub fn lower(&self) -> Result<ScopIr, AstFailure> {
+        Ok(ScopIr {
             id: self.scop.id,
             depth: self.space.depth(),
             data: ScopData::of(self.scop),
-            host: self.host(),
+            host: self.host()?,
             groups: (0..self.space.groups.len())
                 .map(|g| self.group(g))
-                .collect(),
-            original: self.original_order(),
-        }
+                .collect::<Result<_, _>>()?,
+            original: self.original_order()?,
+        })
     }
 
     /// On a CPU: the SCoP in its original order, and the boxes whose volume estimates its
     /// work (which decides whether tiles pay); outer loops included, their instances count.
-    fn original_order(&self) -> Option<OriginalOrder> {
+    fn original_order(&self) -> Result<Option<OriginalOrder>, AstFailure> {
         if self.device != Device::Cpu {
-            return None;
+            return Ok(None);
         }
-        let work = self.work_boxes()?;
-        Some(OriginalOrder {
-            code: self.original(),
+        let Some(work) = self.work_boxes() else {
+            return Ok(None);
+        };
+        Ok(Some(OriginalOrder {
+            code: self.original()?,
             work,
-        })
+        }))
     }
 
     fn start(&self) -> usize {
@@ -121,7 +124,7 @@ impl Lowering<'_, '_> {
         params
     }
 
-    fn group(&self, g: usize) -> GroupIr {
+    fn group(&self, g: usize) -> Result<GroupIr, AstFailure> {
         let group = &self.space.groups[g];
         let names = group
             .statements
@@ -135,30 +138,30 @@ impl Lowering<'_, '_> {
             .map(|&d| outer_param(d))
             .collect();
         let code = if group.depth == 0 {
-            GroupCode::Untiled(self.untiled(group))
+            GroupCode::Untiled(self.untiled(group)?)
         } else {
-            GroupCode::Tiled(Box::new(self.tiled(group)))
+            GroupCode::Tiled(Box::new(self.tiled(group)?))
         };
-        GroupIr {
+        Ok(GroupIr {
             index: g,
             names,
             outer,
             code,
-        }
+        })
     }
 
     /// A group without tiles: its scheduled loops (parallel loops marked); on a GPU, run by a
     /// single work-item.
-    fn untiled(&self, group: &TileGroup) -> KNode {
+    fn untiled(&self, group: &TileGroup) -> Result<KNode, AstFailure> {
         let dims: Vec<OutDim> = (self.start()..self.schedule.n_dims())
             .map(OutDim::Sched)
             .collect();
-        let node = self.recover(group, &dims, 0, &[], false, &[]);
+        let node = self.recover(group, &dims, 0, &[], false, &[])?;
         let code = KNode::from_syntax(&node);
-        match self.device {
+        Ok(match self.device {
             Device::Cpu => code,
             Device::Gpu => KNode::Single(Box::new(strip_parallel(code))),
-        }
+        })
     }
 
     /// The band dimension of a tile's innermost loops: the last of the intra-tile order, when
@@ -177,7 +180,7 @@ impl Lowering<'_, '_> {
         })
     }
 
-    fn tiled(&self, group: &TileGroup) -> TiledGroup {
+    fn tiled(&self, group: &TileGroup) -> Result<TiledGroup, AstFailure> {
         let (order, threads, host_dims, wave_dims) = match self.device {
             Device::Cpu => (
                 ptile::cpu_order(self.scop, self.schedule, self.space, &group.statements),
@@ -221,13 +224,14 @@ impl Lowering<'_, '_> {
             &[],
             false,
             &probe_order.components,
-        ));
-        let body = lower_body(self.recover(group, &dims, group.depth, &[], otl, &order.components));
+        )?);
+        let body =
+            lower_body(self.recover(group, &dims, group.depth, &[], otl, &order.components)?);
         let (full_test, full_body) = if group.full.is_empty() {
             (None, None)
         } else {
             let context: Vec<String> = group.full.iter().map(|f| self.facet_isl(f)).collect();
-            let full = self.recover(group, &dims, group.depth, &context, otl, &order.components);
+            let full = self.recover(group, &dims, group.depth, &context, otl, &order.components)?;
             (Some(self.full_test(&group.full)), Some(lower_body(full)))
         };
         let buffers = match self.device {
@@ -253,7 +257,7 @@ impl Lowering<'_, '_> {
                 Staging::new(scop, &buffers, &group.statements, params)
             }
         };
-        TiledGroup {
+        Ok(TiledGroup {
             depth: group.depth,
             mode: group.mode,
             host_dims,
@@ -305,6 +309,6 @@ impl Lowering<'_, '_> {
             },
             buffers,
             staging,
-        }
+        })
     }
 }

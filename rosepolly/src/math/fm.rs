@@ -7,8 +7,22 @@
 
 use super::matrix::{gcd, ConstraintMatrix};
 
+/// The most rows one elimination may produce ([`try_eliminate`]). Each step can square the
+/// number of rows (every lower bound times every upper bound); the suite's band images have
+/// at most a few dozen.
+pub const MAX_ROWS: usize = 4096;
+
 /// Eliminate column `col` (its column is removed from the result).
 pub fn eliminate(m: &ConstraintMatrix, col: usize) -> ConstraintMatrix {
+    eliminate_within(m, col, usize::MAX).expect("no row limit")
+}
+
+/// [`eliminate`], or `None` when the result would have more than [`MAX_ROWS`] inequalities.
+pub fn try_eliminate(m: &ConstraintMatrix, col: usize) -> Option<ConstraintMatrix> {
+    eliminate_within(m, col, MAX_ROWS)
+}
+
+fn eliminate_within(m: &ConstraintMatrix, col: usize, max_rows: usize) -> Option<ConstraintMatrix> {
     let mut m = m.clone();
     // An equality with a non-zero coefficient on `col` can substitute exactly.
     if let Some(pos) = m.equalities.iter().position(|r| r[col] != 0) {
@@ -30,6 +44,13 @@ pub fn eliminate(m: &ConstraintMatrix, col: usize) -> ConstraintMatrix {
     } else {
         let (lower, rest): (Vec<_>, Vec<_>) = m.inequalities.drain(..).partition(|r| r[col] > 0);
         let (upper, mut keep): (Vec<_>, Vec<_>) = rest.into_iter().partition(|r| r[col] < 0);
+        if keep
+            .len()
+            .saturating_add(lower.len().saturating_mul(upper.len()))
+            > max_rows
+        {
+            return None;
+        }
         for l in &lower {
             for u in &upper {
                 let (a, b) = (l[col], -u[col]);
@@ -53,7 +74,7 @@ pub fn eliminate(m: &ConstraintMatrix, col: usize) -> ConstraintMatrix {
     // Drop constant rows that hold trivially.
     m.inequalities
         .retain(|r| r[..r.len() - 1].iter().any(|c| *c != 0) || r[r.len() - 1] < 0);
-    m
+    Some(m)
 }
 
 /// Eliminate every named column, in the order given.
@@ -71,6 +92,18 @@ pub fn eliminate_all(m: &ConstraintMatrix, names: &[&str]) -> ConstraintMatrix {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_elimination_past_the_row_limit_is_refused() {
+        // 65 lower and 65 upper bounds on x: 4,225 combinations.
+        let mut t = ConstraintMatrix::new(vec!["x".into(), "y".into()]);
+        for k in 1..=65 {
+            t.add_inequality(vec![1, k, 0]);
+            t.add_inequality(vec![-1, k, 100]);
+        }
+        assert!(try_eliminate(&t, 0).is_none());
+        assert_eq!(eliminate(&t, 0).columns, vec!["y".to_string()]);
+    }
 
     fn m(cols: &[&str], ineq: &[&[i64]]) -> ConstraintMatrix {
         let mut m = ConstraintMatrix::new(cols.iter().map(|s| s.to_string()).collect());

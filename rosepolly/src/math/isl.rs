@@ -93,8 +93,11 @@ impl Ctx {
         self.set_max_operations(0);
         match r {
             Err(e) => {
+                // isl-rs words some failures without isl's message ("Got isl_bool = -1"), so
+                // the context's own record says whether the quota stopped it.
+                let quota = e.is_quota() || unsafe { isl_ctx_last_error(ptr) } == ISL_ERROR_QUOTA;
                 self.reset_error();
-                (!e.is_quota() && !late.load(Ordering::SeqCst)).then_some(Err(e))
+                (!quota && !late.load(Ordering::SeqCst)).then_some(Err(e))
             }
             _ if late.load(Ordering::SeqCst) => None,
             r => Some(r),
@@ -185,6 +188,7 @@ extern "C" {
     fn isl_ast_build_node_from_schedule_map(build: usize, schedule: usize) -> usize;
     fn isl_ast_build_free(build: usize) -> usize;
     fn isl_ctx_reset_error(ctx: usize);
+    fn isl_ctx_last_error(ctx: usize) -> c_int;
     fn isl_ctx_set_max_operations(ctx: usize, max: std::ffi::c_ulong);
     fn isl_ast_build_expr_from_set(build: usize, set: usize) -> usize;
     fn isl_ast_build_expr_from_pw_aff(build: usize, pa: usize) -> usize;
@@ -195,6 +199,10 @@ extern "C" {
     fn isl_id_list_alloc(ctx: usize, n: c_int) -> usize;
     fn isl_id_list_add(list: usize, id: usize) -> usize;
 }
+
+/// `isl_error_quota` of isl's `enum isl_error`: an operation ran over
+/// [`Ctx::set_max_operations`].
+const ISL_ERROR_QUOTA: c_int = 6;
 
 macro_rules! isl_object {
     ($(#[$doc:meta])* $name:ident, $raw:ident, $to_str:ident) => {
@@ -397,30 +405,75 @@ impl<'c> AstExpr<'c> {
     }
 }
 
+/// isl operations one AST generation may take ([`ast_from_schedule`]). The suite's largest
+/// tiled SCoPs take a few hundred thousand; deep nests with many statements and `separate`
+/// grow exponentially in the number of loops.
+pub const AST_BUDGET: u64 = 20_000_000;
+
+/// The time one AST generation may take, on top of [`AST_BUDGET`].
+pub const AST_TIME: std::time::Duration = std::time::Duration::from_secs(8);
+
+/// isl's AST generator gave no AST.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AstFailure {
+    #[error(
+        "isl's AST generation ran over its budget ({} operations or {} s)",
+        AST_BUDGET,
+        AST_TIME.as_secs()
+    )]
+    OverBudget,
+    #[error("isl could not generate an AST: {0}")]
+    Isl(String),
+}
+
 /// Generate a loop AST that scans `schedule` (statement instances → time vectors) in time
 /// order, with loop iterators named `iterators[k]` for time dimension `k`, under the
-/// parameter constraints `context` (isl's AST generator, `isl_ast_build_node_from_schedule_map`).
+/// parameter constraints `context` (isl's AST generator, `isl_ast_build_node_from_schedule_map`),
+/// within [`AST_BUDGET`] and [`AST_TIME`].
 pub fn ast_from_schedule<'c>(
     ctx: &'c Ctx,
     context: Set<'c>,
     schedule: UnionMap<'c>,
     iterators: &[String],
-) -> AstNode<'c> {
+) -> Result<AstNode<'c>, AstFailure> {
+    ast_within(ctx, context, schedule, iterators, AST_BUDGET)
+}
+
+fn ast_within<'c>(
+    ctx: &'c Ctx,
+    context: Set<'c>,
+    schedule: UnionMap<'c>,
+    iterators: &[String],
+    ops: u64,
+) -> Result<AstNode<'c>, AstFailure> {
     // isl 0.27 fails inside `separate` on some schedules ("total dimensionality changed
-    // unexpectedly", random programs with strides and conditions): the same schedule without
-    // the option is the same code with guards inside loops instead of peeled iterations.
-    let separated = build_ast(ctx, context.clone(), schedule.clone(), iterators, true);
-    separated
-        .or_else(|| {
-            ctx.reset_error();
-            build_ast(ctx, context, schedule, iterators, false)
+    // unexpectedly", random programs with strides and conditions), and `separate` is what
+    // can grow exponentially: the same schedule without the option is the same code with
+    // guards inside loops instead of peeled iterations.
+    let build = |separate: bool| {
+        let (context, schedule) = (context.clone(), schedule.clone());
+        // Parsed before the budget starts: every isl call counts against it.
+        let options = separate.then(|| separate_options(ctx, iterators.len()));
+        ctx.bounded(ops, AST_TIME, || {
+            build_ast(ctx, context, schedule, iterators, options)
+                .ok_or_else(|| IslError(ctx.raw().last_error_msg().to_string()))
         })
-        .unwrap_or_else(|| {
-            panic!(
-                "isl could not generate an AST: {}",
-                ctx.raw().last_error_msg()
-            )
-        })
+    };
+    match build(true) {
+        Some(Ok(ast)) => Ok(ast),
+        _ => match build(false) {
+            Some(Ok(ast)) => Ok(ast),
+            Some(Err(e)) => Err(AstFailure::Isl(e.0)),
+            None => Err(AstFailure::OverBudget),
+        },
+    }
+}
+
+/// AST build options that split every loop where the statements it runs change.
+fn separate_options(ctx: &Ctx, depth: usize) -> UnionMap<'_> {
+    let vars: Vec<String> = (0..depth).map(|k| format!("i{k}")).collect();
+    UnionMap::parse(ctx, &format!("{{ [{}] -> separate[x] }}", vars.join(", ")))
+        .expect("AST options parse")
 }
 
 fn build_ast<'c>(
@@ -428,7 +481,7 @@ fn build_ast<'c>(
     context: Set<'c>,
     schedule: UnionMap<'c>,
     iterators: &[String],
-    separate: bool,
+    options: Option<UnionMap<'c>>,
 ) -> Option<AstNode<'c>> {
     unsafe {
         let raw_ctx = ctx.raw().ptr;
@@ -447,12 +500,8 @@ fn build_ast<'c>(
         // peeled) instead of guarding them with conditions inside it. The conditions kept
         // gemm's and symm's inner loops from vectorising (symm LARGE 0.81x the original, 0.99x
         // separated); the suite's code grows by at most 8% (trisolv).
-        if separate {
-            let vars: Vec<String> = (0..iterators.len()).map(|k| format!("i{k}")).collect();
-            let options =
-                UnionMap::parse(ctx, &format!("{{ [{}] -> separate[x] }}", vars.join(", ")))
-                    .expect("AST options parse")
-                    .into_raw();
+        if let Some(options) = options {
+            let options = options.into_raw();
             build = isl_ast_build_set_options(build, options.ptr);
             std::mem::forget(options);
         }
@@ -789,6 +838,11 @@ impl<'c> BasicSet<'c> {
     pub fn is_empty(&self) -> bool {
         ok(self.raw.is_empty())
     }
+    /// [`is_empty`](Self::is_empty), failing instead of panicking (under a budget:
+    /// [`Ctx::bounded`]).
+    pub fn try_is_empty(&self) -> Result<bool, IslError> {
+        fallible(self.raw.is_empty())
+    }
     pub fn intersect(self, other: BasicSet<'c>) -> BasicSet<'c> {
         BasicSet::wrap(ok(self.raw.intersect(other.raw)))
     }
@@ -813,6 +867,11 @@ impl<'c> BasicSet<'c> {
     }
     pub fn lexmin(self) -> Set<'c> {
         Set::wrap(ok(self.raw.lexmin()))
+    }
+    /// [`lexmin`](Self::lexmin), failing instead of panicking (under a budget:
+    /// [`Ctx::bounded`]).
+    pub fn try_lexmin(self) -> Result<Set<'c>, IslError> {
+        Ok(Set::wrap(fallible(self.raw.lexmin())?))
     }
     pub fn sample_point(self) -> Option<Vec<i64>> {
         let s = self.to_set();
@@ -1177,6 +1236,30 @@ mod tests {
         assert_eq!(pts.len(), 6);
         assert!(pts.contains(&vec![2, 1]));
         assert!(s.to_string().contains("S[i, j]"));
+    }
+
+    #[test]
+    fn ast_generation_over_its_budget_fails_and_the_context_recovers() {
+        let ctx = Ctx::new();
+        let context = || Set::parse(&ctx, "[n] -> { : n >= 0 }").unwrap();
+        let schedule = || {
+            UnionMap::parse(
+                &ctx,
+                "[n] -> { S[i, j] -> [i, j] : 0 <= i < n and 0 <= j <= i; T[i] -> [i, n] : 0 <= i < n }",
+            )
+            .unwrap()
+        };
+        let its = ["c0".to_string(), "c1".to_string()];
+        assert_eq!(
+            ast_within(&ctx, context(), schedule(), &its, 1).err(),
+            Some(AstFailure::OverBudget)
+        );
+        let ast = ast_from_schedule(&ctx, context(), schedule(), &its).unwrap();
+        let text = ast.to_string();
+        assert!(
+            text.contains("{ id: S }") && text.contains("{ id: T }"),
+            "{text}"
+        );
     }
 
     #[test]
