@@ -31,3 +31,16 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "setup: cargo not found; install Rust (https://rustup.rs) and run again" >&2
   exit 1
 fi
+
+# An isl built before scripts/isl-config.site existed keeps imath's slower integers: isl-rs
+# rebuilds only when its own sources change (docs/decisions.md, "isl's integers").
+cd "$(dirname "$0")/.."
+for profile in debug release; do
+  for h in target/"$profile"/build/isl-rs-*/out/isl/isl_config.h; do
+    if [ -f "$h" ] && ! grep -q "^#define USE_SMALL_INT_OPT" "$h"; then
+      echo "setup: rebuilding isl ($profile) with small-integer arithmetic" >&2
+      cargo clean -q -p isl-rs --profile "$([ "$profile" = debug ] && echo dev || echo release)"
+      break
+    fi
+  done
+done
