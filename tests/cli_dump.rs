@@ -1,4 +1,4 @@
-//! `polyc FILE --dump model|deps|buffers [--json]` on a suite kernel: the documented JSON keys,
+//! `polyc FILE --dump model|deps|schedule|buffers [--json]` on a suite kernel: the documented JSON keys,
 //! and the same facts in the text form.
 
 mod common;
@@ -72,6 +72,41 @@ fn deps_json_and_text_agree() {
         2
     );
     assert!(text.contains(&format!("{} dependences", deps.len())));
+}
+
+#[test]
+fn schedule_dump_shows_reductions_and_privatised_scalars() {
+    let (file, inc) = gemm();
+    let (code, out, err) = polyc(&[&file, &inc, "--dump", "schedule", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // gemm's S1, `C[i][j] += alpha * A[i][k] * B[k][j]`, accumulates along k.
+    assert_eq!(
+        v["scops"][0]["reductions"],
+        serde_json::json!([{ "statement": 1, "op": "add", "datum": "C", "loops": ["k"], "floating": true }])
+    );
+    assert_eq!(v["scops"][0]["privatised"], serde_json::json!([]));
+    let (code, text, _) = polyc(&[&file, &inc, "--dump", "schedule"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("reduction: S1 (C[i][j] += alpha * A[i][k] * B[k][j];) along k, operator +, floating point"),
+        "{text}"
+    );
+    // ludcmp's `w` is privatised (expanded); its updates are reductions.
+    let k = polybench::kernel("ludcmp").unwrap();
+    let inc = format!("-I{}", polybench::utilities_of(&k).display());
+    let (code, out, err) = polyc(&[
+        &k.source.display().to_string(),
+        &inc,
+        "--dump",
+        "schedule",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let privatised = v["scops"][0]["privatised"].as_array().unwrap();
+    assert!(!privatised.is_empty() && privatised.iter().all(|p| p["scalar"] == "w"));
+    assert_eq!(v["scops"][0]["reductions"].as_array().unwrap().len(), 4);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use rosepolly::analysis::reductions::{self, Reduction};
 use rosepolly::model::Scop;
 use serde::Serialize;
 
@@ -30,6 +31,32 @@ pub struct ScopScheduleJson {
     pub intra_tile: Vec<IntraTile>,
     /// Per band: input dependences with both reads on one wavefront (thesis eq. 4.16).
     pub wavefront_reuse: Vec<usize>,
+    /// Statements recognised as reductions ([`rosepolly::analysis::reductions`]).
+    pub reductions: Vec<Reduction>,
+    /// Scalars privatised by expansion: each became an array indexed by its loops.
+    pub privatised: Vec<PrivatisedJson>,
+}
+
+#[derive(Serialize)]
+pub struct PrivatisedJson {
+    pub scalar: String,
+    pub array: String,
+    /// How many of the scalar's enclosing loops index the array.
+    pub dims: usize,
+}
+
+fn privatised(scop: &Scop) -> Vec<PrivatisedJson> {
+    scop.symbols
+        .data
+        .values()
+        .filter_map(|d| {
+            Some(PrivatisedJson {
+                scalar: d.expands.clone()?,
+                array: d.name.clone(),
+                dims: d.extents.len(),
+            })
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -74,6 +101,8 @@ pub fn json(file: &str, scops: &[Scop], results: &[Scheduled]) -> ScheduleJson {
                 original_order_from: r.schedule.original_order_from,
                 intra_tile: r.intra_tile.clone(),
                 wavefront_reuse: r.wavefront_reuse.clone(),
+                reductions: reductions::find(scop),
+                privatised: privatised(scop),
             })
             .collect(),
     }
@@ -109,6 +138,28 @@ pub fn text(scops: &[Scop], results: &[Scheduled]) -> String {
                 st.name,
                 st.iterators.join(", "),
                 rows.join(", ")
+            );
+        }
+        for red in reductions::find(scop) {
+            let st = &scop.statements[red.statement];
+            let _ = writeln!(
+                out,
+                "  reduction: {} ({}) along {}, operator {}{}",
+                st.name,
+                st.text,
+                red.loops.join(", "),
+                red.op.symbol(),
+                if red.floating { ", floating point" } else { "" }
+            );
+        }
+        for p in privatised(scop) {
+            let _ = writeln!(
+                out,
+                "  privatised: scalar {} as {} (one element per iteration of {} loop{})",
+                p.scalar,
+                p.array,
+                p.dims,
+                if p.dims == 1 { "" } else { "s" }
             );
         }
         let dims: Vec<&str> = r.schedule.kinds.iter().map(dim_name).collect();

@@ -1,0 +1,216 @@
+//! Reduction recognition (issue 17): every operator and spelling the model recognises, and the
+//! updates that look like reductions but are not (the operand reads the accumulator, another
+//! statement in the loop reads it, a non-associative or non-commutative update).
+
+use std::path::Path;
+
+use rosepolly::analysis::reductions::{self, ReductionOp};
+use rosepolly::compilation::{self, DefaultCustom, Detection, SourceUnit};
+use rosepolly::math::isl::Ctx;
+
+/// `(statement text, operator, reduction loops, floating)` of every reduction found in `body`,
+/// a SCoP of a function with arrays `A`, `C` (double, 2-D), `x`, `y` (double), `v` (int) and
+/// scalars `s` (double) and `p` (int) that the caller reads afterwards.
+fn found(body: &str) -> Vec<(String, ReductionOp, Vec<String>, bool)> {
+    let text = format!(
+        "double fmax(double, double);\n\
+         void use(double, int);\n\
+         void f(int n, double A[100][100], double C[100][100], double x[100], double y[100], int v[100]) {{\n\
+         double s = 0; int p = 1;\n\
+         #pragma scop\n{body}\n#pragma endscop\n\
+         use(s, p);\n}}\n"
+    );
+    let src = SourceUnit::from_preprocessed(Path::new("reductions.c"), text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let ctx = Ctx::new();
+    let scops = compilation::build_models_with(
+        &ctx,
+        &src,
+        Detection::Pragmas,
+        &mut DefaultCustom::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(scops.len(), 1, "one SCoP in {body}");
+    let scop = &scops[0];
+    reductions::find(scop)
+        .into_iter()
+        .map(|r| {
+            (
+                scop.statements[r.statement].text.clone(),
+                r.op,
+                r.loops,
+                r.floating,
+            )
+        })
+        .collect()
+}
+
+fn one(body: &str) -> (ReductionOp, Vec<String>, bool) {
+    let mut all = found(body);
+    assert_eq!(all.len(), 1, "{body}: {all:?}");
+    let (_, op, loops, floating) = all.remove(0);
+    (op, loops, floating)
+}
+
+fn loops(names: &[&str]) -> Vec<String> {
+    names.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn sums_in_every_spelling() {
+    let sum = (ReductionOp::Add, loops(&["i"]), true);
+    for update in [
+        "s += x[i];",
+        "s -= x[i];",
+        "s = s + x[i];",
+        "s = x[i] + s;",
+        "s = s - x[i];",
+        "s = s + 2.0 * x[i] * y[i];",
+    ] {
+        assert_eq!(
+            one(&format!("for (int i = 0; i < n; i++) {update}")),
+            sum,
+            "{update}"
+        );
+    }
+}
+
+#[test]
+fn products_bit_operations_and_integer_accumulators() {
+    assert_eq!(
+        one("for (int i = 0; i < n; i++) p *= v[i];"),
+        (ReductionOp::Mul, loops(&["i"]), false)
+    );
+    assert_eq!(
+        one("for (int i = 0; i < n; i++) p = v[i] * p;"),
+        (ReductionOp::Mul, loops(&["i"]), false)
+    );
+    for (update, op) in [
+        ("p |= v[i];", ReductionOp::BitOr),
+        ("p &= v[i];", ReductionOp::BitAnd),
+        ("p ^= v[i];", ReductionOp::BitXor),
+        ("p = p | v[i];", ReductionOp::BitOr),
+    ] {
+        assert_eq!(
+            one(&format!("for (int i = 0; i < n; i++) {update}")),
+            (op, loops(&["i"]), false),
+            "{update}"
+        );
+    }
+}
+
+#[test]
+fn maxima_and_minima_through_the_conditional_operator_and_fmax() {
+    for (update, op) in [
+        ("s = s < x[i] ? x[i] : s;", ReductionOp::Max),
+        ("s = s <= x[i] ? x[i] : s;", ReductionOp::Max),
+        ("s = x[i] > s ? x[i] : s;", ReductionOp::Max),
+        ("s = s > x[i] ? s : x[i];", ReductionOp::Max),
+        ("s = s > x[i] ? x[i] : s;", ReductionOp::Min),
+        ("s = x[i] < s ? x[i] : s;", ReductionOp::Min),
+        ("s = s < x[i] ? s : x[i];", ReductionOp::Min),
+        ("s = fmax(s, x[i]);", ReductionOp::Max),
+        ("s = fmax(x[i], s);", ReductionOp::Max),
+    ] {
+        assert_eq!(
+            one(&format!("for (int i = 0; i < n; i++) {update}")),
+            (op, loops(&["i"]), true),
+            "{update}"
+        );
+    }
+}
+
+#[test]
+fn array_accumulators_reduce_along_the_loops_their_subscripts_leave_out() {
+    // gemm's product: C[i][j] accumulates along k.
+    let gemm = "for (int i = 0; i < n; i++)\n\
+                  for (int j = 0; j < n; j++) {\n\
+                    C[i][j] *= 2.0;\n\
+                    for (int k = 0; k < n; k++)\n\
+                      C[i][j] += A[i][k] * A[k][j];\n\
+                  }";
+    let all = found(gemm);
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!(all[0].0, "C[i][j] += A[i][k] * A[k][j];");
+    assert_eq!((all[0].1, &all[0].2), (ReductionOp::Add, &loops(&["k"])));
+    // A row sum accumulates along j; along both loops when the element is fixed.
+    assert_eq!(
+        one("for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) y[i] += A[i][j];"),
+        (ReductionOp::Add, loops(&["j"]), true)
+    );
+    assert_eq!(
+        one("for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) y[0] += A[i][j];"),
+        (ReductionOp::Add, loops(&["i", "j"]), true)
+    );
+}
+
+#[test]
+fn updates_that_are_not_reductions() {
+    for body in [
+        // Not associative, or not an update of the accumulator alone.
+        "for (int i = 0; i < n; i++) s = x[i] - s;",
+        "for (int i = 0; i < n; i++) s = s * s + x[i];",
+        "for (int i = 0; i < n; i++) s = 2.0 * s + x[i];",
+        "for (int i = 0; i < n; i++) s /= x[i];",
+        "for (int i = 0; i < n; i++) s = x[i];",
+        // The operand reads the accumulator's array (a recurrence).
+        "for (int i = 1; i < n; i++) y[i] += y[i - 1];",
+        "for (int i = 1; i < n; i++) y[0] += y[i];",
+        // Every loop indexes the accumulator: one update per element.
+        "for (int i = 0; i < n; i++) y[i] += x[i];",
+        // A conditional that does not compare the accumulator with the operand.
+        "for (int i = 0; i < n; i++) s = x[i] < y[i] ? x[i] : s;",
+    ] {
+        assert_eq!(found(body), vec![], "{body}");
+    }
+}
+
+#[test]
+fn a_read_of_the_accumulator_inside_the_loop_makes_it_a_scan() {
+    // `y[i] = s` sees every partial sum: not a reduction along i.
+    assert_eq!(
+        found("for (int i = 0; i < n; i++) { s += x[i]; y[i] = s; }"),
+        vec![]
+    );
+    // Outside the loop it is fine: the sum along j is read once per i.
+    let all = found(
+        "for (int i = 0; i < n; i++) {\n\
+           y[i] = 0.0;\n\
+           for (int j = 0; j < n; j++) y[i] += A[i][j];\n\
+           x[i] = y[i] * 0.5;\n\
+         }",
+    );
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!((all[0].1, &all[0].2), (ReductionOp::Add, &loops(&["j"])));
+}
+
+/// The suite's reductions, one line per statement: what `--dump schedule` shows, reviewed by
+/// hand in the snapshot (each line names the statement's text).
+#[test]
+fn the_suites_reductions() {
+    let mut lines = Vec::new();
+    for k in polybench::kernels() {
+        let ctx = Ctx::new();
+        let opts = rosepolly::compilation::SourceOptions {
+            include_dirs: vec![polybench::utilities_of(&k)],
+            defines: vec!["MINI_DATASET".into()],
+            ..Default::default()
+        };
+        let src = SourceUnit::load(&k.source, &opts).unwrap_or_else(|e| panic!("{}: {e}", k.name));
+        let scops = compilation::build_models(&ctx, &src, Detection::Pragmas)
+            .unwrap_or_else(|e| panic!("{}: {e}", k.name));
+        for scop in &scops {
+            for r in reductions::find(scop) {
+                lines.push(format!(
+                    "{}: {} along {} ({}{})",
+                    k.name,
+                    scop.statements[r.statement].text,
+                    r.loops.join(", "),
+                    r.op.symbol(),
+                    if r.floating { ", floating point" } else { "" }
+                ));
+            }
+        }
+    }
+    insta::assert_snapshot!(lines.join("\n"));
+}
