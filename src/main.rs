@@ -324,6 +324,8 @@ fn pluto_options(cli: &Cli) -> PlutoOptions {
         },
         direction_ordering: !cli.no_direction_order,
         diamond: !cli.no_diamond,
+        // The GPU targets' schedule, for `--dump schedule --target opencl|cuda` too.
+        distribute_inner: matches!(cli.target, Some(TargetArg::Opencl | TargetArg::Cuda)),
         solver: match cli.solver {
             SolverArg::Isl => Solver::Isl,
             SolverArg::GoodLp => Solver::GoodLp,

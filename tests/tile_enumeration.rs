@@ -107,7 +107,7 @@ fn check(job: &Job, work: &std::path::Path) -> Vec<String> {
     let scops = compilation::build_models(&ctx, &src, Detection::Pragmas).unwrap();
     let scop = &scops[0];
     let schedule = pluto::schedule(&ctx, scop, &Default::default()).unwrap();
-    let space = ptile::tile_space(&ctx, scop, &schedule, &ptile::TilePolicy { min_depth: 2 });
+    let space = ptile::tile_space(&ctx, scop, &schedule, &ptile::TilePolicy::CPU);
     let size = |j: usize| sizes[j.min(sizes.len() - 1)];
     let group_of: HashMap<usize, usize> = space
         .groups

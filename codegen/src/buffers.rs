@@ -46,7 +46,12 @@ pub fn report(
     scops
         .iter()
         .map(|scop| {
-            let schedule = pluto::schedule(ctx, scop, &opts.pluto).map_err(|e| {
+            // The GPU targets' schedule (as the driver schedules for them).
+            let pluto_opts = pluto::PlutoOptions {
+                distribute_inner: true,
+                ..opts.pluto
+            };
+            let schedule = pluto::schedule(ctx, scop, &pluto_opts).map_err(|e| {
                 Diagnostics::one(Diagnostic::new(
                     scop.region.start.clone(),
                     format!("scheduling failed: {e}"),

@@ -269,6 +269,10 @@ impl DeviceCode<'_> {
             );
             let _ = writeln!(out, "  const long polyc_o{k} = polyc_t{k} * {};", size(k));
         }
+        if t.host_dims == 0 {
+            // A group whose tiles one work-group walks by itself reads no tile bucket.
+            let _ = writeln!(out, "  (void)polyc_tb; (void)polyc_tb_stride;");
+        }
         let from_bucket = t.host_dims == t.depth;
         if from_bucket {
             let _ = writeln!(

@@ -116,7 +116,11 @@ pub fn compile(
                 format!("this SCoP cannot run on a GPU target: {why}"),
             )));
         }
-        let schedule = match pluto::schedule(ctx, scop, &opts.pluto) {
+        let pluto_opts = pluto::PlutoOptions {
+            distribute_inner: gpu.is_some(),
+            ..opts.pluto
+        };
+        let schedule = match pluto::schedule(ctx, scop, &pluto_opts) {
             Ok(s) => s,
             Err(pluto::PlutoError::Untransformable(why)) => {
                 warnings.push(kept_original(scop, &why, OVER_BUDGET));

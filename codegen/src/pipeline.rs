@@ -146,13 +146,11 @@ impl ScopJob<'_, '_> {
         force_wavefront: bool,
     ) -> Result<(ScopIr, Option<usize>), AstFailure> {
         let (ctx, scop) = (self.ctx, self.scop);
-        // One sequential tiled dimension gains nothing on a CPU: such bands stay loops. A GPU
-        // needs tiles for every band.
-        let min_depth = match device {
-            Device::Cpu => 2,
-            Device::Gpu => 1,
+        let policy = match device {
+            Device::Cpu => ptile::TilePolicy::CPU,
+            Device::Gpu => ptile::TilePolicy::GPU,
         };
-        let space = ptile::tile_space(ctx, scop, schedule, &ptile::TilePolicy { min_depth });
+        let space = ptile::tile_space(ctx, scop, schedule, &policy);
         let ir = Lowering {
             ctx,
             scop,

@@ -24,6 +24,7 @@ use crate::ortho::{orthogonal_basis, rank};
 use crate::schedule::{Band, DimKind, Row, Schedule};
 use crate::{Fusion, PlutoError, PlutoOptions};
 
+#[derive(Clone)]
 struct State<'a, 'c> {
     ctx: &'c Ctx,
     scop: &'a Scop<'c>,
@@ -114,7 +115,11 @@ pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Sch
                 dims: st.kinds.len(),
             });
         }
-        let found = if st.full_rank() { 0 } else { st.find_band()? };
+        let found = if st.full_rank() {
+            0
+        } else {
+            st.find_band_or_distribute()?
+        };
         if std::env::var_os("POLYC_DEBUG_PLUTO").is_some() {
             eprintln!(
                 "pluto: dims {} found {found} full {} pieces {}",
@@ -195,6 +200,52 @@ impl<'c> State<'_, 'c> {
 
     fn full_rank(&self) -> bool {
         (0..self.rows.len()).all(|s| self.is_full_rank(s))
+    }
+
+    /// [`State::find_band`], except that with [`PlutoOptions::distribute_inner`] an inner band of
+    /// one dimension that fuses several SCCs into loops none of which is parallel gives way to
+    /// the SCCs distributed, when one of them then gets a parallel loop. Fusing at an inner level buys locality inside one iteration of the outer
+    /// loops, which is worth less than parallelism there: durbin's three `i` loops fused with
+    /// shifts (`i`, `k + i`, `2k + i`) run as one sequential loop, where distributed, two of them
+    /// are parallel, and the GPU targets have a kernel to run instead of a host fallback.
+    fn find_band_or_distribute(&mut self) -> Result<usize, PlutoError> {
+        let candidate = self.opts.distribute_inner
+            && !self.kinds.is_empty()
+            && self.opts.fusion == Fusion::SmartFuse
+            && self.sccs().len() >= 2;
+        let before = candidate.then(|| self.clone());
+        let start = self.kinds.len();
+        let found = self.find_band()?;
+        let Some(mut distributed) = before else {
+            return Ok(found);
+        };
+        // Only a single sequential dimension: a deeper band has wavefronts (and Algorithm 4 may
+        // find parallelism inside its tiles).
+        if found != 1 || self.parallel_loops(start, found) > 0 {
+            return Ok(found);
+        }
+        if !distributed.cut(Cut::All, false) {
+            return Ok(found);
+        }
+        let band_start = distributed.kinds.len();
+        let alt = distributed.find_band()?;
+        if alt > 0 && distributed.parallel_loops(band_start, alt) > 0 {
+            *self = distributed;
+            return Ok(alt);
+        }
+        Ok(found)
+    }
+
+    /// How many statements' loops at dimensions `start..start + depth` are parallel (a
+    /// statement with a constant row there has no loop).
+    fn parallel_loops(&self, start: usize, depth: usize) -> usize {
+        (start..start + depth)
+            .map(|d| {
+                (0..self.rows.len())
+                    .filter(|&s| self.parallel[d][s] && !self.rows[s][d].is_constant())
+                    .count()
+            })
+            .sum()
     }
 
     /// Algorithm 1, lines 7–19: one band of permutable hyperplanes. Returns how many were found.

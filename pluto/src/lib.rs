@@ -51,6 +51,10 @@ pub struct PlutoOptions {
     /// Diamond tiling ([`diamond`]): tiles of time-iterated stencils start concurrently. On by
     /// default; `--no-diamond` turns it off.
     pub diamond: bool,
+    /// Distribute an inner band's SCCs when fused they have no parallel loop and distributed
+    /// some do ([`algorithm`]). The GPU targets set it: without a parallel loop a SCoP runs on
+    /// the host (durbin). The C target does not yet; its effect there is not measured.
+    pub distribute_inner: bool,
 }
 
 impl Default for PlutoOptions {
@@ -60,6 +64,7 @@ impl Default for PlutoOptions {
             direction_ordering: true,
             solver: Solver::default(),
             diamond: true,
+            distribute_inner: false,
         }
     }
 }

@@ -50,3 +50,26 @@ fn without_direction_ordering_schedules_stay_legal() {
     .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The GPU targets' schedules (inner bands distributed for parallelism) are legal too.
+#[test]
+fn with_inner_distribution_schedules_stay_legal() {
+    let kernels = polybench::kernels();
+    let failures: Vec<String> = polybench::harness::par_map(&kernels, |k| {
+        with_kernel(k, |ctx, scops| {
+            let opts = pluto::PlutoOptions {
+                distribute_inner: true,
+                ..Default::default()
+            };
+            scops
+                .iter()
+                .filter_map(|scop| check_schedule(ctx, scop, &opts, &[small_params(scop, 5)]).err())
+                .map(|e| format!("{}: {e}", k.name))
+                .collect::<Vec<_>>()
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -321,3 +321,36 @@ fn parallel_loops_are_told_apart_within_a_dimension() {
         assert!(!s.parallel_loop(d, &[norm]));
     });
 }
+
+/// durbin's three `i` loops inside `k`: fused with shifts they form one sequential loop; with
+/// inner distribution (the GPU targets') the `z` and `y` updates get parallel loops of their
+/// own, and the sum stays sequential.
+#[test]
+fn inner_distribution_gives_durbins_updates_parallel_loops() {
+    let parallel_loops = |distribute_inner: bool| {
+        let opts = PlutoOptions {
+            distribute_inner,
+            ..Default::default()
+        };
+        kernel_schedule_with("durbin", &opts, |scop, r| {
+            let s = &r.schedule;
+            let mut found = Vec::new();
+            for (st, rows) in scop.statements.iter().zip(&s.rows) {
+                for (d, row) in rows.iter().enumerate() {
+                    if !row.is_constant() && d > 0 && s.loop_parallel[d][st.id] {
+                        found.push(st.text.clone());
+                    }
+                }
+            }
+            found
+        })
+    };
+    assert_eq!(parallel_loops(false), Vec::<String>::new());
+    assert_eq!(
+        parallel_loops(true),
+        vec![
+            "z[i] = y[i] + alpha * y[k - i - 1];".to_string(),
+            "y[i] = z[i];".to_string()
+        ]
+    );
+}

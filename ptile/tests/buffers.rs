@@ -11,7 +11,7 @@ use rosepolly::math::isl::Ctx;
 use rosepolly::model::Scop;
 
 /// The GPU targets' tile space (every band tiled).
-const GPU: TilePolicy = TilePolicy { min_depth: 1 };
+const GPU: TilePolicy = TilePolicy::GPU;
 
 fn with_kernel<R>(name: &str, f: impl FnOnce(&Ctx, &Scop) -> R) -> R {
     let k = polybench::kernel(name).unwrap();
