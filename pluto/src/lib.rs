@@ -52,8 +52,8 @@ pub struct PlutoOptions {
     /// default; `--no-diamond` turns it off.
     pub diamond: bool,
     /// Distribute an inner band's SCCs when fused they have no parallel loop and distributed
-    /// some do ([`algorithm`]). The GPU targets set it: without a parallel loop a SCoP runs on
-    /// the host (durbin). The C target does not yet; its effect there is not measured.
+    /// some do. The GPU targets set it: without a parallel loop a SCoP runs on the host
+    /// (durbin). The C target does not yet; its effect there is not measured.
     pub distribute_inner: bool,
 }
 
