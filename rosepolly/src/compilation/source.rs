@@ -142,6 +142,25 @@ impl SourceUnit {
             )
             .into());
         }
+        if let Some(u) = unbalanced_bracket(&text) {
+            let message = match u.opener {
+                Some((o, at)) => format!(
+                    "`{}` does not close the `{o}` opened on line {}",
+                    u.found,
+                    located(&lines, &text, at).line
+                ),
+                None if matches!(u.found, '(' | '[' | '{') => {
+                    format!("this `{}` is never closed", u.found)
+                }
+                None => format!("`{}` closes nothing", u.found),
+            };
+            return Err(Diagnostic::new(located(&lines, &text, u.offset), message)
+                .with_note(
+                    "polyc checks brackets before parsing: its C parser takes time exponential in \
+                     the number of unclosed brackets around some constructs",
+                )
+                .into());
+        }
         match lang_c::driver::parse_preprocessed(&config, text) {
             Ok(parse) => Ok(SourceUnit {
                 path: path.to_path_buf(),
@@ -386,6 +405,82 @@ fn increment_run(text: &str) -> Option<usize> {
     None
 }
 
+/// A bracket that does not balance: at `offset`, the bracket `found`; `opener` is the open
+/// bracket it fails to close and where (`None`: it closes nothing), or, when `found` is an open
+/// bracket, `None` too (it is never closed).
+struct Unbalanced {
+    offset: usize,
+    found: char,
+    opener: Option<(char, usize)>,
+}
+
+/// The first bracket that is unbalanced, outside literals, comments and directives: a closing
+/// one that closes nothing or does not match the innermost open one, or else the innermost one
+/// left open.
+///
+/// lang-c's PEG grammar backtracks through every reading of the text inside unclosed brackets:
+/// three nested `[++++++++++++++(float(` (found by fuzzing, 320 bytes) took over two minutes,
+/// ten nested `[++++(float(` over a minute. Valid C has its brackets balanced, so refusing the
+/// rest before parsing loses nothing and names the real problem.
+fn unbalanced_bracket(text: &str) -> Option<Unbalanced> {
+    let b = text.as_bytes();
+    let (mut i, mut line_start) = (0, true);
+    let mut open: Vec<(u8, usize)> = Vec::new();
+    while i < b.len() {
+        let c = b[i];
+        match (c, b.get(i + 1)) {
+            (b'#', _) if line_start => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            (b'"' | b'\'', _) => {
+                i += 1;
+                while i < b.len() && b[i] != c && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            (b'/', Some(b'/')) => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            (b'/', Some(b'*')) => {
+                // To the comment's closing `/`.
+                i = text[i + 2..].find("*/").map_or(b.len(), |k| i + 3 + k);
+            }
+            (b'(' | b'[' | b'{', _) => open.push((c, i)),
+            (b')' | b']' | b'}', _) => {
+                let want = match c {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                match open.pop() {
+                    Some((o, _)) if o == want => {}
+                    opener => {
+                        return Some(Unbalanced {
+                            offset: i,
+                            found: c as char,
+                            opener: opener.map(|(o, at)| (o as char, at)),
+                        })
+                    }
+                }
+            }
+            _ => {}
+        }
+        line_start = c == b'\n' || (line_start && (c == b' ' || c == b'\t'));
+        i += 1;
+    }
+    open.pop().map(|(o, at)| Unbalanced {
+        offset: at,
+        found: o as char,
+        opener: None,
+    })
+}
+
 /// Preprocessed line → (original file, line), read from the line markers.
 struct LineMap {
     /// Start offset of each preprocessed line.
@@ -498,6 +593,24 @@ mod tests {
         assert_eq!(m.loc(off, None), Loc::new("h.h", 1, None));
         let off = text.find("int a").unwrap();
         assert_eq!(m.loc(off, None), Loc::new("main.c", 1, None));
+    }
+
+    #[test]
+    fn unbalanced_brackets_are_refused_before_parsing() {
+        let at = |t: &str| unbalanced_bracket(t).map(|u| (u.offset, u.found, u.opener));
+        assert_eq!(at("int f(int a[2]) { return (a[0]); }"), None);
+        // In literals, comments and directives, brackets are text.
+        assert_eq!(
+            at("s = \"(\"; c = ')'; /* [ */ x = 1; // {\n#pragma scop (\n"),
+            None
+        );
+        assert_eq!(at("a[(1]"), Some((4, ']', Some(('(', 2)))));
+        assert_eq!(at("f(1));"), Some((4, ')', None)));
+        assert_eq!(at("g { h(1;"), Some((5, '(', None)));
+        let err = SourceUnit::from_preprocessed(Path::new("k.c"), "int x = (1;\n".into())
+            .err()
+            .expect("refused");
+        assert_eq!(err.0[0].message, "this `(` is never closed");
     }
 
     #[test]
