@@ -212,6 +212,7 @@ fn lexmin_isl(ctx: &Ctx, sys: &ConstraintMatrix, ops: u64) -> Result<Option<Vec<
 }
 
 fn lexmin_good_lp(sys: &ConstraintMatrix) -> Option<Vec<i64>> {
+    let deadline = std::time::Instant::now() + GOOD_LP_TIME;
     let n = sys.n_vars();
     let mut fixed: Vec<i64> = Vec::with_capacity(n);
     for k in 0..n {
@@ -241,7 +242,8 @@ fn lexmin_good_lp(sys: &ConstraintMatrix) -> Option<Vec<i64>> {
         for (j, v) in fixed.iter().enumerate() {
             model = model.with(Expression::from(x[j]).eq(*v as f64));
         }
-        fixed.push(minimum(&model, k)?.round() as i64);
+        let left = deadline.checked_duration_since(std::time::Instant::now())?;
+        fixed.push(minimum(&model, k, left)?.round() as i64);
     }
     Some(fixed)
 }
@@ -251,13 +253,24 @@ fn lexmin_good_lp(sys: &ConstraintMatrix) -> Option<Vec<i64>> {
 /// a random 2-nest program took 18 GB in a minute. Past the budget isl decides, exactly.
 pub const NODE_BUDGET: u64 = 2_000;
 
+/// The time one lexicographic minimum through good_lp may take in all. The node budget does not
+/// bound it: one random program's integer programs ran for minutes inside the budget (seed 2728
+/// of the differential test; isl decides the same systems in under a second). Past it isl
+/// decides, under its own bound.
+pub const GOOD_LP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Unknown `k`'s value at the proven optimum of `model`, or None (infeasible, or the node budget
-/// spent before optimality was proven: a merely feasible point would make the schedule depend on
-/// the machine's speed).
-fn minimum(model: &good_lp::solvers::microlp::MicroLpProblem, k: usize) -> Option<f64> {
+/// or `time` spent before optimality was proven: a merely feasible point would make the
+/// schedule depend on the machine's speed).
+fn minimum(
+    model: &good_lp::solvers::microlp::MicroLpProblem,
+    k: usize,
+    time: std::time::Duration,
+) -> Option<f64> {
     // good_lp builds the model; microlp's own options carry the node budget good_lp does not.
     let mut options = microlp::SolveOptions::default();
     options.node_limit = Some(NODE_BUDGET);
+    options.time_limit = Some(time);
     let outcome = model.as_inner().solve_with(options).ok()?;
     if !outcome.is_optimal() {
         return None;
