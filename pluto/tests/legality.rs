@@ -29,18 +29,14 @@ fn every_suite_kernel_every_fusion_policy_is_legal() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn without_direction_ordering_schedules_stay_legal() {
+/// Every suite kernel's SCoPs get a legal schedule under `opts` (at one parameter set).
+fn every_kernel_legal_under(opts: &pluto::PlutoOptions) {
     let kernels = polybench::kernels();
     let failures: Vec<String> = polybench::harness::par_map(&kernels, |k| {
         with_kernel(k, |ctx, scops| {
-            let opts = pluto::PlutoOptions {
-                direction_ordering: false,
-                ..Default::default()
-            };
             scops
                 .iter()
-                .filter_map(|scop| check_schedule(ctx, scop, &opts, &[small_params(scop, 5)]).err())
+                .filter_map(|scop| check_schedule(ctx, scop, opts, &[small_params(scop, 5)]).err())
                 .map(|e| format!("{}: {e}", k.name))
                 .collect::<Vec<_>>()
         })
@@ -51,25 +47,19 @@ fn without_direction_ordering_schedules_stay_legal() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+#[test]
+fn without_direction_ordering_schedules_stay_legal() {
+    every_kernel_legal_under(&pluto::PlutoOptions {
+        direction_ordering: false,
+        ..Default::default()
+    });
+}
+
 /// The GPU targets' schedules (inner bands distributed for parallelism) are legal too.
 #[test]
 fn with_inner_distribution_schedules_stay_legal() {
-    let kernels = polybench::kernels();
-    let failures: Vec<String> = polybench::harness::par_map(&kernels, |k| {
-        with_kernel(k, |ctx, scops| {
-            let opts = pluto::PlutoOptions {
-                distribute_inner: true,
-                ..Default::default()
-            };
-            scops
-                .iter()
-                .filter_map(|scop| check_schedule(ctx, scop, &opts, &[small_params(scop, 5)]).err())
-                .map(|e| format!("{}: {e}", k.name))
-                .collect::<Vec<_>>()
-        })
-    })
-    .into_iter()
-    .flatten()
-    .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    every_kernel_legal_under(&pluto::PlutoOptions {
+        distribute_inner: true,
+        ..Default::default()
+    });
 }
