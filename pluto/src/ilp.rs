@@ -182,22 +182,14 @@ fn bounded<T>(
 
 fn to_isl<'c>(ctx: &'c Ctx, sys: &ConstraintMatrix) -> BasicSet<'c> {
     let n = sys.n_vars();
-    let vars: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
-    let term = |r: &Vec<i64>| {
-        let mut t: Vec<String> = r[..n]
-            .iter()
-            .zip(&vars)
-            .filter(|(c, _)| **c != 0)
-            .map(|(c, v)| format!("{c}{v}"))
-            .collect();
-        t.push(r[n].to_string());
-        t.join(" + ").replace("+ -", "- ")
-    };
-    let mut cons: Vec<String> = vars.iter().map(|v| format!("{v} >= 0")).collect();
-    cons.extend(sys.inequalities.iter().map(|r| format!("{} >= 0", term(r))));
-    cons.extend(sys.equalities.iter().map(|r| format!("{} = 0", term(r))));
-    let text = format!("{{ [{}] : {} }}", vars.join(", "), cons.join(" and "));
-    BasicSet::parse(ctx, &text).expect("scheduling constraints are well-formed")
+    // Every unknown is non-negative, as in Pluto's ILPs.
+    let nonneg = (0..n).map(|i| {
+        let mut r = vec![0; n + 1];
+        r[i] = 1;
+        r
+    });
+    let ineq: Vec<Vec<i64>> = nonneg.chain(sys.inequalities.iter().cloned()).collect();
+    BasicSet::from_rows(ctx, n, &sys.equalities, &ineq)
 }
 
 fn lexmin_isl(ctx: &Ctx, sys: &ConstraintMatrix, ops: u64) -> Result<Option<Vec<i64>>, IlpFailure> {

@@ -59,3 +59,38 @@ fn external_polybench_dependences_match_brute_force() {
         }
     }
 }
+
+/// What extraction stores as the direct dependences (computed beside the complete ones, sharing
+/// the flow dependences) is what the direct analysis alone computes.
+#[test]
+fn stored_direct_dependences_equal_a_fresh_analysis() {
+    let text = |deps: &[rosepolly::model::Dependence]| -> Vec<String> {
+        deps.iter()
+            .map(|d| {
+                format!(
+                    "{:?} {} {} {} {}",
+                    d.kind, d.source, d.sink, d.datum, d.relation
+                )
+            })
+            .collect()
+    };
+    for k in polybench::kernels() {
+        let opts = SourceOptions {
+            include_dirs: vec![polybench::utilities_of(&k)],
+            defines: vec!["MINI_DATASET".into()],
+            ..SourceOptions::default()
+        };
+        let src = SourceUnit::load(&k.source, &opts).unwrap();
+        let ctx = Ctx::new();
+        let scops = compilation::build_models(&ctx, &src, Detection::Pragmas).unwrap();
+        for mut scop in scops {
+            let stored = scop
+                .direct_dependences
+                .take()
+                .expect("analysed at extraction");
+            assert!(!stored.is_empty(), "{}: no direct dependence", k.name);
+            let fresh = rosepolly::analysis::deps::direct(&ctx, &scop);
+            assert_eq!(text(&stored), text(&fresh), "{}", k.name);
+        }
+    }
+}

@@ -38,22 +38,66 @@ pub struct OverBudget;
 
 /// All dependences of a SCoP, sorted by kind, source, sink and datum.
 pub fn compute<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Dependence<'c>> {
-    analyze(ctx, scop, false, None).expect("an unbounded analysis ends")
+    analyze(ctx, scop, Wanted::Complete, None)
+        .expect("an unbounded analysis ends")
+        .complete
 }
 
 /// [`compute`] with each step bounded by [`STEP_BUDGET`] isl operations and [`STEP_TIME`].
 pub fn try_compute<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Result<Vec<Dependence<'c>>, OverBudget> {
-    analyze(ctx, scop, false, Some(STEP_BUDGET))
+    Ok(analyze(ctx, scop, Wanted::Complete, Some(STEP_BUDGET))?.complete)
+}
+
+/// [`try_compute`] and [`try_direct`] at once, sharing the flow dependences: what extraction
+/// stores in [`Scop::dependences`] and [`Scop::direct_dependences`].
+pub fn try_compute_both<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Result<Analysed<'c>, OverBudget> {
+    analyze(ctx, scop, Wanted::Both, Some(STEP_BUDGET))
 }
 
 /// Flow dependences, and anti and output dependences between consecutive accesses only.
 pub fn direct<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Dependence<'c>> {
-    analyze(ctx, scop, true, None).expect("an unbounded analysis ends")
+    match &scop.direct_dependences {
+        Some(d) => d.clone(),
+        None => {
+            analyze(ctx, scop, Wanted::Direct, None)
+                .expect("an unbounded analysis ends")
+                .direct
+        }
+    }
 }
 
-/// [`direct`] with each step bounded like [`try_compute`]'s (the scheduler's).
+/// [`direct`] with each step bounded like [`try_compute`]'s (the scheduler's). The scheduler,
+/// Algorithm 4 and every GPU group's barrier check ask for these: the ones extraction stored
+/// are reused (recomputing them was most of adi's GPU compile time).
 pub fn try_direct<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Result<Vec<Dependence<'c>>, OverBudget> {
-    analyze(ctx, scop, true, Some(STEP_BUDGET))
+    match &scop.direct_dependences {
+        Some(d) => Ok(d.clone()),
+        None => Ok(analyze(ctx, scop, Wanted::Direct, Some(STEP_BUDGET))?.direct),
+    }
+}
+
+/// Which dependences [`analyze`] computes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wanted {
+    Complete,
+    Direct,
+    Both,
+}
+
+impl Wanted {
+    fn complete(self) -> bool {
+        self != Wanted::Direct
+    }
+    fn direct(self) -> bool {
+        self != Wanted::Complete
+    }
+}
+
+/// The complete and the direct dependences of a SCoP (each empty where not asked for), sorted
+/// by kind, source, sink and datum.
+pub struct Analysed<'c> {
+    pub complete: Vec<Dependence<'c>>,
+    pub direct: Vec<Dependence<'c>>,
 }
 
 /// One expensive isl step of the analysis, under `budget` isl operations and [`STEP_TIME`] when
@@ -72,9 +116,9 @@ fn step<T>(
 fn analyze<'c>(
     ctx: &'c Ctx,
     scop: &Scop<'c>,
-    direct: bool,
+    wanted: Wanted,
     budget: Option<u64>,
-) -> Result<Vec<Dependence<'c>>, OverBudget> {
+) -> Result<Analysed<'c>, OverBudget> {
     let schedule = original_order(ctx, scop, false);
     let reversed = original_order(ctx, scop, true);
     let by_name: HashMap<String, usize> = scop
@@ -90,7 +134,10 @@ fn analyze<'c>(
             )
         })
         .collect();
-    let mut out = Vec::new();
+    let mut out = Analysed {
+        complete: Vec::new(),
+        direct: Vec::new(),
+    };
     for datum in scop.symbols.data.keys() {
         let (reads, writes) = (
             accesses(ctx, scop, datum, AccessKind::Read),
@@ -100,40 +147,18 @@ fn analyze<'c>(
             continue;
         }
         let flow = last(ctx, budget, &reads, &writes, &schedule)?;
-        let (anti, output) = if direct {
-            // The first write after each read: the last one before it in reversed time.
-            let next_write = last(ctx, budget, &reads, &writes, &reversed)?.reverse();
-            (next_write, last(ctx, budget, &writes, &writes, &schedule)?)
-        } else {
-            (
-                all_earlier(ctx, budget, &writes, &reads, &schedule)?,
-                all_earlier(ctx, budget, &writes, &writes, &schedule)?,
-            )
-        };
-        for (kind, rel) in [
-            (DepKind::Flow, flow),
-            (DepKind::Anti, anti),
-            (DepKind::Output, output),
-        ] {
-            // Coalescing merges a stencil's uniform pieces into one polyhedron with many faces:
-            // good to read, expensive for Farkas' lemma. The scheduler gets the pieces.
-            let rel = if direct {
-                rel
-            } else {
-                let whole = rel.clone();
-                step(ctx, budget, || rel.try_coalesce())?.unwrap_or(whole)
-            };
+        let push = |out: &mut Vec<Dependence<'c>>, kind, rel: UnionMap<'c>, simplify: bool| {
             for m in rel.maps() {
                 if m.is_empty() {
                     continue;
                 }
                 let src = by_name[&m.in_tuple_name().expect("named source")];
                 let sink = by_name[&m.out_tuple_name().expect("named sink")];
-                let m = if direct {
-                    m
-                } else {
+                let m = if simplify {
                     let whole = m.clone();
                     step(ctx, budget, || m.try_simplify())?.unwrap_or(whole)
+                } else {
+                    m
                 };
                 out.push(Dependence {
                     kind,
@@ -143,11 +168,42 @@ fn analyze<'c>(
                     relation: Relation::new(m),
                 });
             }
+            Ok(())
+        };
+        if wanted.direct() {
+            // The first write after each read: the last one before it in reversed time.
+            let next_write = last(ctx, budget, &reads, &writes, &reversed)?.reverse();
+            let output = last(ctx, budget, &writes, &writes, &schedule)?;
+            for (kind, rel) in [
+                (DepKind::Flow, flow.clone()),
+                (DepKind::Anti, next_write),
+                (DepKind::Output, output),
+            ] {
+                push(&mut out.direct, kind, rel, false)?;
+            }
+        }
+        if wanted.complete() {
+            let anti = all_earlier(ctx, budget, &writes, &reads, &schedule)?;
+            let output = all_earlier(ctx, budget, &writes, &writes, &schedule)?;
+            for (kind, rel) in [
+                (DepKind::Flow, flow.clone()),
+                (DepKind::Anti, anti),
+                (DepKind::Output, output),
+            ] {
+                // Coalescing merges a stencil's uniform pieces into one polyhedron with many
+                // faces: good to read, expensive for Farkas' lemma. The scheduler gets the
+                // direct dependences' pieces.
+                let whole = rel.clone();
+                let rel = step(ctx, budget, || rel.try_coalesce())?.unwrap_or(whole);
+                push(&mut out.complete, kind, rel, true)?;
+            }
         }
     }
-    out.sort_by(|a, b| {
-        (a.kind, a.source, a.sink, &a.datum).cmp(&(b.kind, b.source, b.sink, &b.datum))
-    });
+    for deps in [&mut out.complete, &mut out.direct] {
+        deps.sort_by(|a, b| {
+            (a.kind, a.source, a.sink, &a.datum).cmp(&(b.kind, b.source, b.sink, &b.datum))
+        });
+    }
     Ok(out)
 }
 

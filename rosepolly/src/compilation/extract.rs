@@ -150,6 +150,7 @@ pub fn build<'c>(
         statements: Vec::new(),
         symbols: SymbolTable::default(),
         dependences: Vec::new(),
+        direct_dependences: None,
         flow: input.flow,
         loops: Vec::new(),
         conditions: Vec::new(),
@@ -179,8 +180,11 @@ pub fn build<'c>(
         super::expand::expand_scalars(ctx, &mut scop, &input.live, &|n| input.taken.contains(n));
     }
     if custom.analyse_dependences() {
-        match crate::analysis::deps::try_compute(ctx, &scop) {
-            Ok(deps) => scop.dependences = deps,
+        match crate::analysis::deps::try_compute_both(ctx, &scop) {
+            Ok(deps) => {
+                scop.dependences = deps.complete;
+                scop.direct_dependences = Some(deps.direct);
+            }
             Err(e) => scop.untransformable = Some(e.to_string()),
         }
     }

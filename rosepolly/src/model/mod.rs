@@ -35,6 +35,10 @@ pub struct Scop<'c> {
     pub statements: Vec<Statement<'c>>,
     pub symbols: SymbolTable<'c>,
     pub dependences: Vec<Dependence<'c>>,
+    /// The direct dependences ([`crate::analysis::deps::direct`]), computed with
+    /// [`Scop::dependences`]: the scheduler, Algorithm 4 and the GPU code's barrier checks use
+    /// them. `None` where extraction skipped the analysis or it ran over its budget.
+    pub direct_dependences: Option<Vec<Dependence<'c>>>,
     /// The region's syntax, and what the extraction policy made of its loops and conditions.
     pub flow: FlowGraph,
     pub loops: Vec<AffineLoop>,
