@@ -1,6 +1,7 @@
 //! Unusual and hostile inputs (issue 19, item 6) get their expected outcome and nothing else:
 //! every file under `tests/inputs/hostile/` states it in its first line, `// expect: output`
-//! (polyc exits 0 and gcc compiles what it wrote) or `// expect: LINE: TEXT` (exit status 1, a
+//! (polyc exits 0 and gcc compiles what it wrote; `// expect: output under N bytes` bounds
+//! what it wrote too) or `// expect: LINE: TEXT` (exit status 1, a
 //! message located at that line, no output file). Inputs that cannot carry such a line (an empty
 //! file, binary bytes, a directory, a missing file, an output in a missing directory) are made
 //! here. `tests/inputs/invalid/` holds the inputs outside the SCoP rules.
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 enum Expect {
-    Output,
+    Output { max_bytes: Option<u64> },
     Error { line: u32, text: String },
 }
 
@@ -19,8 +20,18 @@ fn expectation(path: &Path) -> Expect {
     let rest = first
         .strip_prefix("// expect: ")
         .unwrap_or_else(|| panic!("{}: no `// expect:` line", path.display()));
-    if rest.trim() == "output" {
-        return Expect::Output;
+    if let Some(bound) = rest.trim().strip_prefix("output") {
+        let max_bytes = bound
+            .trim()
+            .strip_prefix("under ")
+            .and_then(|b| b.strip_suffix(" bytes"))
+            .map(|n| n.parse().unwrap());
+        assert!(
+            max_bytes.is_some() || bound.trim().is_empty(),
+            "{}: `// expect: output` or `// expect: output under N bytes`",
+            path.display()
+        );
+        return Expect::Output { max_bytes };
     }
     let (line, text) = rest.split_once(": ").unwrap();
     Expect::Error {
@@ -48,9 +59,13 @@ fn check(input: &Path, out: &Path, expect: &Expect) -> Option<String> {
     let stderr = String::from_utf8_lossy(&r.stderr);
     let name = input.file_name().unwrap().to_str().unwrap();
     match expect {
-        Expect::Output => {
+        Expect::Output { max_bytes } => {
             if r.status.code() != Some(0) || !out.exists() {
                 return Some(format!("{name}: status {:?}\n{stderr}", r.status.code()));
+            }
+            let size = std::fs::metadata(out).unwrap().len();
+            if let Some(max) = max_bytes.filter(|&m| size > m) {
+                return Some(format!("{name}: {size} bytes of output, over {max}"));
             }
             let obj = out.with_extension("o");
             let gcc = Command::new("gcc")
@@ -117,7 +132,11 @@ fn files_that_are_not_c_get_a_located_error() {
     let bytes: Vec<u8> = (0..300u32).map(|k| (k * 151 % 256) as u8).collect();
     std::fs::write(&binary, bytes).unwrap();
     let mut failures = Vec::new();
-    failures.extend(check(&empty, &work.join("empty-out.c"), &Expect::Output));
+    failures.extend(check(
+        &empty,
+        &work.join("empty-out.c"),
+        &Expect::Output { max_bytes: None },
+    ));
     let garbage = Expect::Error {
         line: 1,
         text: "error".into(),
