@@ -489,6 +489,25 @@ fn insert_otls(n: Node, next: usize, iters: &[String], row: RowFn) -> Node {
     }
 }
 
+/// `constant + Σ coeffs[k] * args[k]`, as C: a schedule row's value at a statement instance
+/// whose iterators' values are `args`.
+pub fn linear_combination(coeffs: &[i64], args: &[Expr], constant: i64) -> Expr {
+    let terms = coeffs
+        .iter()
+        .zip(args)
+        .filter(|(c, _)| **c != 0)
+        .map(|(&c, a)| match c {
+            1 => a.clone(),
+            c => Expr::binary(BinaryOp::Mul, Expr::int(c), a.clone()),
+        });
+    let sum = terms.reduce(|acc, t| Expr::binary(BinaryOp::Add, acc, t));
+    match sum {
+        None => Expr::int(constant),
+        Some(s) if constant == 0 => s,
+        Some(s) => Expr::binary(BinaryOp::Add, s, Expr::int(constant)),
+    }
+}
+
 /// Wrap `n` in OTLs for dimensions `from..to`.
 fn wrap(n: Node, from: usize, to: usize, iters: &[String], row: RowFn) -> Node {
     let mut stmts = Vec::new();

@@ -84,7 +84,16 @@ impl Lowering<'_, '_> {
             .iter()
             .map(|&k| self.iterator(OutDim::Sched(start + k)))
             .collect();
+        let value = |stmt: usize, j: usize| match dims[j] {
+            OutDim::Sched(d) => {
+                let row = &self.schedule.rows[stmt][d];
+                Some((row.coeffs.clone(), row.constant))
+            }
+            OutDim::Cut => None,
+        };
         let mapper = ThreadMapper {
+            iterators: dims.iter().map(|&d| self.iterator(d)).collect(),
+            value: &value,
             mapped: &mapped,
             origins: layout.dims().iter().map(|&k| base(k)).collect(),
             mapped_dims: dims
@@ -116,6 +125,11 @@ pub(super) fn strip_parallel(n: KNode) -> KNode {
 /// Turns the loops over mapped band dimensions into the work-items' points (thesis §6.2.2,
 /// step 5: their loops become guards; the loops around them stay uniform).
 struct ThreadMapper<'a> {
+    /// Iterators of the recovered schedule's dimensions.
+    iterators: Vec<String>,
+    /// The value of the recovered schedule's dimension `j` at an instance of statement `stmt`:
+    /// `(coefficients over its iterators, constant)`.
+    value: &'a dyn Fn(usize, usize) -> Option<(Vec<i64>, i64)>,
     /// Iterators of the mapped dimensions, in thread-bucket order.
     mapped: &'a [String],
     origins: Vec<String>,
@@ -199,7 +213,7 @@ impl ThreadMapper<'_> {
             wave,
             vars: self.mapped.to_vec(),
             origins: self.origins.clone(),
-            body: Box::new(self.guarded(n)),
+            body: Box::new(self.guarded(n, &[])),
         };
         if self.wavefront {
             // The guard selects the trip count rather than joining the condition with `&&`:
@@ -228,9 +242,10 @@ impl ThreadMapper<'_> {
     }
 
     /// Code inside a point: loops over mapped dimensions become guards on the point's value.
-    fn guarded(&self, n: &Node) -> KNode {
+    /// `bound`: the mapped dimensions whose loops enclose `n`.
+    fn guarded(&self, n: &Node, bound: &[usize]) -> KNode {
         match n {
-            Node::Block(v) => KNode::Block(v.iter().map(|c| self.guarded(c)).collect()),
+            Node::Block(v) => KNode::Block(v.iter().map(|c| self.guarded(c, bound)).collect()),
             Node::For(l) if self.is_mapped(l.dim) => {
                 let it = Expr::var(&l.iterator);
                 let first = Expr::binary(BinaryOp::Ge, it.clone(), l.init.clone());
@@ -242,23 +257,55 @@ impl ThreadMapper<'_> {
                     let on_stride = Expr::binary(BinaryOp::Eq, phase, Expr::int(0));
                     cond = Expr::binary(BinaryOp::And, cond, on_stride);
                 }
+                let inner: Vec<usize> = bound.iter().copied().chain([l.dim]).collect();
                 KNode::If {
                     cond,
-                    then: Box::new(self.guarded(&l.body)),
+                    then: Box::new(self.guarded(&l.body, &inner)),
                     other: None,
                 }
             }
-            Node::For(l) => KNode::For(KLoop::like(l, self.guarded(&l.body))),
+            Node::For(l) => KNode::For(KLoop::like(l, self.guarded(&l.body, bound))),
             Node::If { cond, then, other } => KNode::If {
                 cond: cond.clone(),
-                then: Box::new(self.guarded(then)),
-                other: other.as_ref().map(|o| Box::new(self.guarded(o))),
+                then: Box::new(self.guarded(then, bound)),
+                other: other.as_ref().map(|o| Box::new(self.guarded(o, bound))),
             },
-            Node::User { stmt, args } => KNode::Stmt {
-                stmt: *stmt,
-                args: args.clone(),
-            },
+            Node::User { stmt, args } => {
+                let call = KNode::Stmt {
+                    stmt: *stmt,
+                    args: args.clone(),
+                };
+                match self.unbound_guard(*stmt, args, bound) {
+                    Some(cond) => KNode::If {
+                        cond,
+                        then: Box::new(call),
+                        other: None,
+                    },
+                    None => call,
+                }
+            }
         }
+    }
+
+    /// The point's values of the mapped dimensions no loop binds around an instance: isl
+    /// writes no loop for a dimension whose value it derives from others (`c1 = c2 / 3`) or
+    /// fixes by an expression with `%` (a peeled last iteration), and where no one-time loop
+    /// could stand for it, every work-item would run the instance (differential seeds 5680
+    /// and 2910). `None` when every mapped dimension is bound.
+    fn unbound_guard(&self, stmt: usize, args: &[Expr], bound: &[usize]) -> Option<Expr> {
+        self.mapped_dims
+            .iter()
+            .filter(|j| !bound.contains(j))
+            .filter_map(|&j| {
+                let (coeffs, constant) = (self.value)(stmt, j)?;
+                let at = rosepolly::syntax::linear_combination(&coeffs, args, constant);
+                Some(Expr::binary(
+                    BinaryOp::Eq,
+                    Expr::var(&self.iterators[j]),
+                    at,
+                ))
+            })
+            .reduce(|a, b| Expr::binary(BinaryOp::And, a, b))
     }
 }
 
