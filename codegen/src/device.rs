@@ -498,6 +498,11 @@ impl DeviceHooks for Hooks<'_> {
     fn single(&self) -> String {
         "polyc_lid == 0".into()
     }
+    /// OpenCL only: PoCL needs it (see [`crate::c`]'s entered loops); CUDA's compiler does
+    /// not, and the CUDA code measured on the H100 stays as it was.
+    fn entered_barrier_loops(&self) -> bool {
+        self.dialect == Dialect::OpenCl
+    }
 }
 
 /// The OpenCL C name of a C math function (`sqrtf`, `sqrtl` → `sqrt`).
