@@ -490,7 +490,7 @@ impl Printer<'_> {
             }
             KNode::For(l)
                 if self.device.is_some_and(|d| d.entered_barrier_loops())
-                    && has_barrier(&l.body) =>
+                    && l.body.any(&|n| *n == KNode::Barrier) =>
             {
                 self.entered_loop(l, indent, in_parallel)
             }
@@ -585,20 +585,6 @@ impl Printer<'_> {
         self.line(indent + 4, &format!("{} += {};", l.var, l.step));
         self.line(indent + 2, &format!("}} while ({go});"));
         self.line(indent, "}");
-    }
-}
-
-/// Does `n` hold a barrier?
-fn has_barrier(n: &KNode) -> bool {
-    match n {
-        KNode::Barrier => true,
-        KNode::Block(v) => v.iter().any(has_barrier),
-        KNode::For(l) => has_barrier(&l.body),
-        KNode::If { then, other, .. } => {
-            has_barrier(then) || other.as_ref().is_some_and(|o| has_barrier(o))
-        }
-        KNode::Points { body, .. } | KNode::Single(body) => has_barrier(body),
-        KNode::Stmt { .. } => false,
     }
 }
 

@@ -122,6 +122,20 @@ impl KNode {
             leaf @ (KNode::Stmt { .. } | KNode::Barrier) => leaf,
         }
     }
+
+    /// Does `pred` hold for this node or one inside it?
+    pub fn any(&self, pred: &impl Fn(&KNode) -> bool) -> bool {
+        pred(self)
+            || match self {
+                KNode::Block(v) => v.iter().any(|c| c.any(pred)),
+                KNode::For(l) => l.body.any(pred),
+                KNode::If { then, other, .. } => {
+                    then.any(pred) || other.as_ref().is_some_and(|o| o.any(pred))
+                }
+                KNode::Points { body, .. } | KNode::Single(body) => body.any(pred),
+                KNode::Stmt { .. } | KNode::Barrier => false,
+            }
+    }
 }
 
 /// What printers need to know of the SCoP itself (its parameters, statements and data), so

@@ -20,18 +20,23 @@ pub fn small_params(params: &[String]) -> [Vec<(String, i64)>; 2] {
     [a, b]
 }
 
+/// The models of kernel `k` at MINI.
+fn models<'c>(ctx: &'c Ctx, k: &polybench::Kernel) -> Vec<rosepolly::model::Scop<'c>> {
+    let opts = SourceOptions {
+        include_dirs: vec![polybench::utilities_of(k)],
+        defines: vec!["MINI_DATASET".into()],
+        ..SourceOptions::default()
+    };
+    let src = SourceUnit::load(&k.source, &opts).unwrap_or_else(|e| panic!("{}: {e}", k.name));
+    compilation::build_models(ctx, &src, Detection::Pragmas)
+        .unwrap_or_else(|e| panic!("{}: {e}", k.name))
+}
+
 fn check_suite(kernels: &[polybench::Kernel]) {
     let mut failures = Vec::new();
     for k in kernels {
-        let opts = SourceOptions {
-            include_dirs: vec![polybench::utilities_of(k)],
-            defines: vec!["MINI_DATASET".into()],
-            ..SourceOptions::default()
-        };
-        let src = SourceUnit::load(&k.source, &opts).unwrap_or_else(|e| panic!("{}: {e}", k.name));
         let ctx = Ctx::new();
-        let scops = compilation::build_models(&ctx, &src, Detection::Pragmas)
-            .unwrap_or_else(|e| panic!("{}: {e}", k.name));
+        let scops = models(&ctx, k);
         assert!(!scops.is_empty(), "{}: no SCoP", k.name);
         for scop in &scops {
             for params in small_params(&scop.params) {
@@ -75,15 +80,8 @@ fn stored_direct_dependences_equal_a_fresh_analysis() {
             .collect()
     };
     for k in polybench::kernels() {
-        let opts = SourceOptions {
-            include_dirs: vec![polybench::utilities_of(&k)],
-            defines: vec!["MINI_DATASET".into()],
-            ..SourceOptions::default()
-        };
-        let src = SourceUnit::load(&k.source, &opts).unwrap();
         let ctx = Ctx::new();
-        let scops = compilation::build_models(&ctx, &src, Detection::Pragmas).unwrap();
-        for mut scop in scops {
+        for mut scop in models(&ctx, &k) {
             let stored = scop
                 .direct_dependences
                 .take()

@@ -339,15 +339,7 @@ fn strip_if(n: &KNode) -> &KNode {
 
 /// Does uniform code contain work shared out among the work-items?
 fn has_work(n: &KNode) -> bool {
-    match n {
-        KNode::Points { .. } | KNode::Single(_) => true,
-        KNode::Block(v) => v.iter().any(has_work),
-        KNode::For(l) => has_work(&l.body),
-        KNode::If { then, other, .. } => {
-            has_work(then) || other.as_ref().is_some_and(|o| has_work(o))
-        }
-        KNode::Stmt { .. } | KNode::Barrier => false,
-    }
+    n.any(&|k| matches!(k, KNode::Points { .. } | KNode::Single(_)))
 }
 
 /// Remove a barrier that directly follows another one in a block.
