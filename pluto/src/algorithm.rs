@@ -49,6 +49,14 @@ struct State<'a, 'c> {
 pub const SCHEDULE_TIME: Duration = Duration::from_secs(20);
 
 /// A scheduling ILP isl could not decide: no schedule but the original is known to be legal.
+/// The largest iterator coefficient a hyperplane may have (skews in the suite's schedules are
+/// at most 2).
+pub const MAX_COEFFICIENT: i64 = 16;
+
+/// The largest shift a hyperplane may give a statement: it offsets that statement's tiles
+/// from the others', and the tile walk covers the gap.
+pub const MAX_CONSTANT: i64 = 1024;
+
 fn untransformable(e: IlpFailure) -> PlutoError {
     PlutoError::Untransformable(e.to_string())
 }
@@ -281,6 +289,7 @@ impl<'c> State<'_, 'c> {
                 form.add_bounding(&mut base, &rows);
             }
         }
+        self.add_coefficient_bounds(&mut base);
         base.normalize();
         let debug = std::env::var_os("POLYC_DEBUG_PLUTO").is_some();
         if debug {
@@ -355,6 +364,25 @@ impl<'c> State<'_, 'c> {
                 r[c] = 1;
             }
             r[sys.n_vars()] = -1;
+            sys.add_inequality(r);
+        }
+    }
+
+    /// `coefficient <= MAX_COEFFICIENT` for every iterator coefficient and `constant <=
+    /// MAX_CONSTANT` for every statement's shift. Without them the lexicographic minimum
+    /// trades communication for coefficients of any size: a conversion modulo 2^32 in a domain
+    /// made `715827882*k + 2147483646` cheaper than any skew, and the generated program then
+    /// walked 10^9 empty tiles. A band that needs more ends, as when no hyperplane exists (the
+    /// bounds play the part of isl's `schedule_max_coefficient`).
+    fn add_coefficient_bounds(&self, sys: &mut ConstraintMatrix) {
+        let coefficients = self.layout.coeff.iter().flatten();
+        let bounded = coefficients
+            .map(|&c| (c, MAX_COEFFICIENT))
+            .chain(self.layout.constant.iter().map(|&c| (c, MAX_CONSTANT)));
+        for (column, bound) in bounded {
+            let mut r = vec![0; sys.n_vars() + 1];
+            r[column] = -1;
+            r[sys.n_vars()] = bound;
             sys.add_inequality(r);
         }
     }

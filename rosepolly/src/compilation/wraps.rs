@@ -34,7 +34,7 @@ use crate::analysis::params::{param_box, params_where};
 use crate::diag::{Diagnostic, Diagnostics, Loc};
 use crate::math::isl::{Ctx, Set};
 use crate::math::Domain;
-use crate::model::affine::{Affine, AffineCond, CmpOp, WrapForm};
+use crate::model::affine::{Affine, AffineCond, CmpOp, GuardedWrap, WrapForm};
 use crate::model::ctype::IntType;
 use crate::model::{AffineLoop, Assumptions, Derived, Scop};
 
@@ -56,6 +56,8 @@ struct Obligation {
     id: Option<usize>,
     inner: Affine,
     ty: IntType,
+    /// The condition under which C evaluates it (within the site's domain).
+    when: AffineCond,
     at: Where,
     what: String,
 }
@@ -142,40 +144,48 @@ pub(crate) fn resolve<'c>(
 /// Every conversion of the region in creation order (which is program order, inner operands
 /// first), then the unsigned iterators.
 fn obligations(a: &Analysis) -> Vec<Obligation> {
-    let mut out = Vec::new();
-    let mut push = |at: Where, found: Vec<(usize, Affine, IntType)>| {
-        for (id, inner, ty) in found {
-            out.push(Obligation {
-                id: Some(id),
-                inner,
-                ty,
-                at,
-                what: format!("{} changes its value", a.wraps.what(id)),
-            });
-        }
-    };
+    let mut found: Vec<(Where, GuardedWrap)> = Vec::new();
+    let mut push = |at: Where, w: Vec<GuardedWrap>| found.extend(w.into_iter().map(|g| (at, g)));
+    let always = AffineCond::True;
     for (k, l) in a.loops.iter().enumerate() {
         let mut w = Vec::new();
-        l.init.wraps(&mut w);
+        l.init.wraps(&always, &mut w);
         push(Where::LoopInit(k), w);
         let mut w = Vec::new();
-        l.cond.wraps(&mut w);
+        l.cond.wraps(&always, &mut w);
         push(Where::LoopCond(k), w);
     }
     for (k, c) in a.conditions.iter().enumerate() {
         let mut w = Vec::new();
-        c.wraps(&mut w);
+        c.wraps(&always, &mut w);
         push(Where::Condition(k), w);
     }
     for (k, d) in a.drafts.iter().enumerate() {
         let mut w = Vec::new();
         for (_, _, subs) in &d.accesses {
-            subs.iter().for_each(|s| s.wraps(&mut w));
+            subs.iter().for_each(|s| s.wraps(&always, &mut w));
         }
         push(Where::Subscript(k), w);
     }
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|o| seen.insert(o.id));
+    let mut out: Vec<Obligation> = Vec::new();
+    for (at, g) in found {
+        // A conversion met twice at one site is evaluated where either path reaches it.
+        if let Some(o) = out.iter_mut().find(|o| o.id == Some(g.id) && o.at == at) {
+            o.when = AffineCond::or(o.when.clone(), g.when);
+            continue;
+        }
+        if out.iter().any(|o| o.id == Some(g.id)) {
+            continue;
+        }
+        out.push(Obligation {
+            id: Some(g.id),
+            inner: g.inner,
+            ty: g.ty,
+            when: g.when,
+            at,
+            what: format!("{} changes its value", a.wraps.what(g.id)),
+        });
+    }
     out.sort_by_key(|o| o.id);
     for (k, l) in a.loops.iter().enumerate() {
         if !l.ty.signed {
@@ -183,6 +193,7 @@ fn obligations(a: &Analysis) -> Vec<Obligation> {
                 id: None,
                 inner: Affine::var(&l.iterator),
                 ty: l.ty,
+                when: AffineCond::True,
                 at: Where::Iterator(k),
                 what: format!(
                     "the `{}` iterator `{}` wraps around (its values leave the type's range)",
@@ -216,6 +227,7 @@ impl<'c> Resolver<'_, 'c> {
 
     fn decide(&mut self, o: &Obligation) -> Result<(), Diagnostics> {
         let (iters, domain) = self.domain(o.at);
+        let domain = AffineCond::and(domain, self.decided_cond(&o.when));
         let inner = self.decided(&o.inner);
         let outside = AffineCond::or(
             AffineCond::cmp(CmpOp::Lt, inner.clone(), bound(o.ty.min())),
@@ -494,4 +506,44 @@ fn params_within<'c>(ctx: &'c Ctx, scop: &Scop, bound: i64) -> Set<'c> {
         .map(|p| format!("-{bound} <= {} <= {bound}", scop.names.get(p)))
         .collect();
     params_where(ctx, scop, conds)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::compilation::{build_models, Detection, SourceUnit};
+    use crate::math::isl::Ctx;
+
+    /// The statements' domains of the one SCoP in `body` (a function of `unsigned n, m`).
+    fn domains(body: &str) -> Vec<String> {
+        let text = format!(
+            "double A[100][100];\nvoid k(unsigned n, unsigned m) {{\n  unsigned i, j;\n#pragma scop\n{body}\n#pragma endscop\n}}\n"
+        );
+        let src = SourceUnit::from_preprocessed(Path::new("k.c"), text).expect("parses");
+        let ctx = Ctx::new();
+        let scops = build_models(&ctx, &src, Detection::Pragmas).expect("models");
+        scops[0]
+            .statements
+            .iter()
+            .map(|s| s.domain.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_conversion_is_judged_where_c_evaluates_it() {
+        // `j - 2` is converted only where `j > 2`, where it fits: no modulo in the domain.
+        let guarded = domains(
+            "for (i = 0; i < n; i++)\n  for (j = (i > 2 ? i - 2 : 0); j < m; j++)\n    A[i][j] = 1.0;",
+        );
+        assert!(!guarded[0].contains("floor"), "{}", guarded[0]);
+        // `i - 2 < m` is evaluated only where `i >= 2` (after `&&`), and fits there.
+        let short_circuit =
+            domains("for (i = 0; i < n; i++)\n  if (i >= 2 && i - 2 < m)\n    A[i][0] = 1.0;");
+        assert!(!short_circuit[0].contains("floor"), "{}", short_circuit[0]);
+        // Unguarded, the same conversion wraps for `i < 2`, and the model follows C.
+        let unguarded =
+            domains("for (i = 0; i < n; i++)\n  for (j = i - 2; j < m; j++)\n    A[i][j] = 1.0;");
+        assert!(unguarded[0].contains("4294967296"), "{}", unguarded[0]);
+    }
 }

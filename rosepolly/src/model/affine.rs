@@ -328,23 +328,33 @@ impl Affine {
         }
     }
 
-    /// Every conversion in the expression, inner ones first: `(id, inner, ty)`.
-    pub fn wraps(&self, out: &mut Vec<(usize, Affine, IntType)>) {
+    /// Every conversion in the expression, inner ones first, with the condition under which C
+    /// evaluates it (`when`, narrowed by the selections it lies in: `j > 2 ? j - 2 : 0`
+    /// converts `j - 2` only where `j > 2`).
+    pub fn wraps(&self, when: &AffineCond, out: &mut Vec<GuardedWrap>) {
         match self {
             Affine::Const(_) | Affine::Var(_) => {}
             Affine::Add(a, b) | Affine::Min(a, b) | Affine::Max(a, b) => {
-                a.wraps(out);
-                b.wraps(out);
+                a.wraps(when, out);
+                b.wraps(when, out);
             }
-            Affine::Mul(_, a) | Affine::FloorDiv(a, _) => a.wraps(out),
+            Affine::Mul(_, a) | Affine::FloorDiv(a, _) => a.wraps(when, out),
             Affine::Select(c, a, b) => {
-                c.wraps(out);
-                a.wraps(out);
-                b.wraps(out);
+                c.wraps(when, out);
+                a.wraps(&AffineCond::and(when.clone(), (**c).clone()), out);
+                b.wraps(
+                    &AffineCond::and(when.clone(), AffineCond::negate((**c).clone())),
+                    out,
+                );
             }
             Affine::Wrap { id, inner, ty } => {
-                inner.wraps(out);
-                out.push((*id, (**inner).clone(), *ty));
+                inner.wraps(when, out);
+                out.push(GuardedWrap {
+                    id: *id,
+                    inner: (**inner).clone(),
+                    ty: *ty,
+                    when: when.clone(),
+                });
             }
         }
     }
@@ -442,6 +452,16 @@ impl Affine {
             }
         }
     }
+}
+
+/// A conversion ([`Affine::Wrap`]) found in an expression, and where C evaluates it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuardedWrap {
+    pub id: usize,
+    pub inner: Affine,
+    pub ty: IntType,
+    /// The condition under which the conversion is evaluated.
+    pub when: AffineCond,
 }
 
 /// What a conversion ([`Affine::Wrap`]) becomes in the model.
@@ -579,19 +599,26 @@ impl AffineCond {
         }
     }
 
-    /// Every conversion in the condition, inner ones first.
-    pub fn wraps(&self, out: &mut Vec<(usize, Affine, IntType)>) {
+    /// Every conversion in the condition, inner ones first, with the condition under which C
+    /// evaluates it: `&&` and `||` evaluate their right operand only where the left one does
+    /// not decide.
+    pub fn wraps(&self, when: &AffineCond, out: &mut Vec<GuardedWrap>) {
         match self {
             AffineCond::True | AffineCond::False => {}
             AffineCond::Cmp(_, a, b) => {
-                a.wraps(out);
-                b.wraps(out);
+                a.wraps(when, out);
+                b.wraps(when, out);
             }
-            AffineCond::And(a, b) | AffineCond::Or(a, b) => {
-                a.wraps(out);
-                b.wraps(out);
+            AffineCond::And(a, b) => {
+                a.wraps(when, out);
+                b.wraps(&AffineCond::and(when.clone(), (**a).clone()), out);
             }
-            AffineCond::Not(a) => a.wraps(out),
+            AffineCond::Or(a, b) => {
+                a.wraps(when, out);
+                let undecided = AffineCond::and(when.clone(), AffineCond::negate((**a).clone()));
+                b.wraps(&undecided, out);
+            }
+            AffineCond::Not(a) => a.wraps(when, out),
         }
     }
 
