@@ -209,15 +209,19 @@ static inline __attribute__((unused)) int polyc_tiles_pay(double points, double 
     polyc_threads_started = 1;
     return 1;
   }}
-  /* Below the smallest threshold nothing more is asked (the system calls below cost tens of
-     microseconds, as much as a small kernel). */
+  /* Below the thresholds nothing more is asked: counting the busy cores reads /proc/loadavg,
+     and may wait 0.2 ms twice, as much as a small kernel takes (syr2k MEDIUM, untiled, lost
+     0.6 ms to it). */
   if (points < {WARM_POINTS}.0) return 0;
-  polyc_threads = polyc_usable_threads();
-  /* One thread by the user's choice: tiles buy locality alone. One thread because other
-     processes are busy (a snapshot, which can be wrong): the tiled schedule still runs, only
-     without threads to wait for. */
-  if (polyc_omp_threads() <= 1) return bytes > polyc_cache_bytes();
+  /* One thread by the user's choice: tiles buy locality alone. */
+  if (polyc_omp_threads() <= 1) {{
+    polyc_threads = 1;
+    return bytes > polyc_cache_bytes();
+  }}
   if (points < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)) return 0;
+  /* One thread because other processes are busy (a snapshot, which can be wrong): the tiled
+     schedule still runs, only without threads to wait for. */
+  polyc_threads = polyc_usable_threads();
   polyc_threads_started = 1;
   return 1;
 }}

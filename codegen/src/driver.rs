@@ -148,12 +148,20 @@ pub fn compile(
                 continue;
             }
         };
+        let (first, last) = (scop.region.start.line, scop.region.end.line);
+        let lines = if scop.region.marked {
+            (first + 1, last - 1)
+        } else {
+            (first, last)
+        };
+        let user_lines = fallback::user_lines(&original, &main, lines);
         let job = ScopJob {
             ctx,
             scop,
             schedule: &schedule,
             prefix: &prefix,
             program: &program,
+            user_lines: Some(&user_lines),
             opts,
         };
         let code = match generate(&job, gpu) {
@@ -185,15 +193,7 @@ pub fn compile(
         needs_spans |= guard.as_ref().is_some_and(|(decls, _)| !decls.is_empty());
         needs_alloc |= scop.symbols.data.values().any(|d| d.expands.is_some());
         let code = match &guard {
-            Some(guard) => {
-                let (first, last) = (scop.region.start.line, scop.region.end.line);
-                let lines = if scop.region.marked {
-                    (first + 1, last - 1)
-                } else {
-                    (first, last)
-                };
-                fallback::wrap(scop, guard, &code, &original, &main, lines)
-            }
+            Some(guard) => fallback::wrap(scop, guard, &code, &user_lines),
             None => code,
         };
         let defs = c::derived_params(scop);

@@ -118,16 +118,8 @@ fn assumption_guard(ctx: &Ctx, scop: &Scop) -> Result<Option<String>, String> {
     Ok(Some(parts.join(" && ")))
 }
 
-/// `body` run when `guard` holds, the original lines `first..=last` of `file` otherwise.
-pub fn wrap(
-    scop: &Scop,
-    guard: &(String, String),
-    body: &str,
-    original: &str,
-    file: &str,
-    (first, last): (u32, u32),
-) -> String {
-    let lines: Vec<&str> = original.split_inclusive('\n').collect();
+/// `body` run when `guard` holds, the user's own lines of the SCoP (`user_lines`) otherwise.
+pub fn wrap(scop: &Scop, guard: &(String, String), body: &str, user_lines: &str) -> String {
     let (decls, cond) = guard;
     // The check is expected to hold: without the hint gcc predicts a chain of a dozen `&&`
     // tests as rarely all true, deems the transformed code cold and does not vectorise it
@@ -146,18 +138,45 @@ pub fn wrap(
         "    /* the original code, where polyc's model would not hold: {} */\n",
         crate::splice::comment_text(&why.join("; "))
     ));
-    out.push_str(&format!(
-        "#line {first} \"{}\"\n",
-        crate::splice::escape(file)
-    ));
+    out.push_str(user_lines);
+    out.push_str("  }\n");
+    out
+}
+
+/// The user's own lines `first..=last` of `original`, the text of `file`, under a `#line`
+/// directive that points the compiler's messages at them. Lines end where the preprocessor
+/// ends them (a carriage return alone ends one too: an old Mac file's SCoP split at `\n`
+/// alone was one line, and its fallback came out empty).
+pub fn user_lines(original: &str, file: &str, (first, last): (u32, u32)) -> String {
+    let lines = crate::splice::lines_inclusive(original);
+    let mut out = format!("#line {first} \"{}\"\n", crate::splice::escape(file));
     for l in first..=last {
         if let Some(text) = lines.get(l as usize - 1) {
             out.push_str(&crate::names::user_text(text));
-            if !text.ends_with('\n') {
+            if !text.ends_with('\n') && !text.ends_with('\r') {
                 out.push('\n');
             }
         }
     }
-    out.push_str("  }\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::user_lines;
+
+    #[test]
+    fn user_lines_split_where_the_preprocessor_does() {
+        let lf = "a;\nb;\nc;\nd;\n";
+        assert_eq!(user_lines(lf, "f.c", (2, 3)), "#line 2 \"f.c\"\nb;\nc;\n");
+        // A carriage return alone ends a line (old Mac files), as do CR LF pairs; the lines
+        // keep their own ends.
+        let cr = "a;\rb;\rc;\rd;\r";
+        assert_eq!(user_lines(cr, "f.c", (2, 3)), "#line 2 \"f.c\"\nb;\rc;\r");
+        let crlf = "a;\r\nb;\r\nc;";
+        assert_eq!(
+            user_lines(crlf, "f.c", (2, 3)),
+            "#line 2 \"f.c\"\nb;\r\nc;\n"
+        );
+    }
 }

@@ -378,15 +378,31 @@ pub fn tile_loop(k: usize, lo: &str, hi: &str, body: &str, canonical: bool) -> S
     )
 }
 
-/// `text` with every non-empty line indented by `n` spaces.
+/// `text` with every non-empty line indented by `n` spaces, except a line that continues the
+/// one before (after a backslash at its end): spaces there would land inside a token or a string
+/// of the user's own lines (the untiled path and the fallback print them).
 pub fn indent(text: &str, n: usize) -> String {
+    let mut continued = false;
     text.lines()
         .map(|l| {
-            if l.is_empty() {
-                "\n".to_string()
+            let line = if l.is_empty() || continued {
+                format!("{l}\n")
             } else {
                 format!("{:n$}{l}\n", "")
-            }
+            };
+            continued = l.ends_with('\\');
+            line
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::indent;
+
+    #[test]
+    fn indent_leaves_continued_lines_alone() {
+        let text = "a = 12\\\n34;\n\nb = 1;\n";
+        assert_eq!(indent(text, 2), "  a = 12\\\n34;\n\n  b = 1;\n");
+    }
 }

@@ -23,7 +23,7 @@ pub enum SpliceError {
 
 /// The lines of `text` with their ends: a line ends at `\n`, `\r\n` or a `\r` alone (old Mac
 /// files), as the preprocessor counts them.
-fn lines_inclusive(text: &str) -> Vec<&str> {
+pub(crate) fn lines_inclusive(text: &str) -> Vec<&str> {
     let bytes = text.as_bytes();
     let mut lines = Vec::new();
     let mut start = 0;
