@@ -316,6 +316,10 @@ pub struct OriginalOrder {
     /// The bounding boxes of the statements' domains: the sum of their volumes estimates the
     /// number of statement instances (`polyc_points`).
     pub work: Vec<WorkBox>,
+    /// Whether the order's innermost loops step across array rows
+    /// ([`ptile::locality::strides_across_rows`]): then tiles pay for their locality alone
+    /// once the data exceed the cache.
+    pub strided: bool,
 }
 
 /// A box of band points: per dimension `k`, its range given the ranges of the dimensions

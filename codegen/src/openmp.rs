@@ -101,7 +101,8 @@ impl HostDialect for OpenMp<'_> {
                 out.push_str(&indent(&data_bytes(&self.ir.data), 2));
                 let _ = writeln!(
                     out,
-                    "  const int polyc_untiled = !polyc_tiles_pay(polyc_points, polyc_bytes, polyc_tuned);"
+                    "  const int polyc_untiled = !polyc_tiles_pay(polyc_points, polyc_bytes, {}, polyc_tuned);",
+                    i32::from(original.strided)
                 );
                 let _ = writeln!(out, "  if (polyc_untiled) {{");
                 out.push_str(&self.untiled(&original.code));

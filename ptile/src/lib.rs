@@ -23,9 +23,12 @@
 //! [`buffers`] finds the candidate local-memory buffers of a group's tiles (thesis §6.4.1).
 //!
 //! [`intra`] chooses the order of the band dimensions inside a tile, per target.
+//!
+//! [`locality`] tells whether the original order walks arrays across their rows.
 
 pub mod buffers;
 pub mod intra;
+pub mod locality;
 mod rational;
 pub mod space;
 

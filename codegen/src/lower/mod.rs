@@ -88,6 +88,7 @@ impl Lowering<'_, '_> {
         Ok(Some(OriginalOrder {
             code: self.original()?,
             work,
+            strided: ptile::locality::strides_across_rows(self.scop),
         }))
     }
 
