@@ -131,6 +131,11 @@ fn the_window_decides_the_kernel_version_and_the_profile_says_which() {
         run("16,8,64", Some("13440")),
         (3, 1152 + 4096 + 8192, 13440)
     );
+    // A window past any device's local memory is held to the device's (PoCL's is 512 KiB to a
+    // few MiB, from the CPU's caches): all three buffers, and a window of at most 1 GiB.
+    let (buffers, bytes, window) = run("16,8,64", Some("1099511627776"));
+    assert_eq!((buffers, bytes), (3, 1152 + 4096 + 8192));
+    assert!(window < 1 << 30, "window {window}");
     // Unset: the device's own local memory (none on a CPU, whose "local" memory is global).
     let all = 32 * 32 * 9 + 2 * 32 * 32 * 8;
     let (buffers, bytes, window) = run("32", None);

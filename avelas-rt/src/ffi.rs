@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_long, c_uint, c_void, CStr};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use ocl::core::{ArgVal, Kernel, Mem, Program};
@@ -146,11 +147,13 @@ pub extern "C" fn avelas_sizes_from(scop: c_int, tuned: c_int) -> *const c_char 
 }
 
 /// The local-memory window: `POLYC_LOCAL_MEM`'s (already in `window`), else the entry's, else
-/// `window`.
+/// `window`; never more than the device's local memory.
 #[no_mangle]
 pub extern "C" fn avelas_tuned_window(tuned: c_int, window: c_long) -> c_long {
     match (config().local_mem, entry(tuned).and_then(|e| e.local_mem)) {
-        (None, Some(l)) => l.min(c_long::MAX as u64) as c_long,
+        (None, Some(l)) => l
+            .min(LOCAL_LIMIT.load(Ordering::Relaxed))
+            .min(c_long::MAX as u64) as c_long,
         _ => window,
     }
 }
@@ -165,9 +168,21 @@ pub extern "C" fn avelas_trace() -> c_int {
     c_int::from(config().trace)
 }
 
-/// The local-memory window `L_w`: `POLYC_LOCAL_MEM`, else what the device offers.
-fn window(device: u64) -> c_long {
-    config().local_mem.unwrap_or(device).min(c_long::MAX as u64) as c_long
+/// The local memory a work-group of the device asked last may use at most (what
+/// [`avelas_tuned_window`] holds a tuning file's window to; the generated code asks the device's
+/// window just before).
+static LOCAL_LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// The local-memory window `L_w`: `POLYC_LOCAL_MEM`, else what the device offers (`device`),
+/// and never more than the device has (`limit`): a larger `POLYC_LOCAL_MEM` made PoCL abort the
+/// launch (heat-3d with a 1 MiB window on a device of 512 KiB).
+fn window(device: u64, limit: u64) -> c_long {
+    LOCAL_LIMIT.store(limit, Ordering::Relaxed);
+    config()
+        .local_mem
+        .unwrap_or(device)
+        .min(limit)
+        .min(c_long::MAX as u64) as c_long
 }
 
 // ---- tile buckets ----
@@ -434,7 +449,8 @@ pub unsafe extern "C" fn avelas_cl_max_work_group(k: *const KernelHandle) -> c_i
 /// The local-memory window of the OpenCL device's work-groups.
 #[no_mangle]
 pub extern "C" fn avelas_cl_local_mem(_cl: *mut c_void) -> c_long {
-    window(cl().rt.local_mem)
+    let rt = &cl().rt;
+    window(rt.local_mem, rt.local_mem_limit)
 }
 
 #[no_mangle]
@@ -654,7 +670,8 @@ pub extern "C" fn avelas_cuda_max_threads() -> c_int {
 /// The local-memory (shared memory) window of the CUDA device's blocks.
 #[no_mangle]
 pub extern "C" fn avelas_cuda_local_mem() -> c_long {
-    window(cuda().shared_per_block as u64)
+    let shared = cuda().shared_per_block as u64;
+    window(shared, shared)
 }
 
 /// The tile bucket in device memory (consolidated now); its row stride in `*stride`.

@@ -30,6 +30,9 @@ pub struct ClRuntime {
     /// global memory under another name (`CL_GLOBAL`, CPU devices such as PoCL's), where
     /// copying a tile into it only costs.
     pub local_mem: u64,
+    /// `CL_DEVICE_LOCAL_MEM_SIZE` whatever the memory is: no work-group may use more, whatever
+    /// window the user asks for (PoCL aborts a launch that does).
+    pub local_mem_limit: u64,
     /// Kernel time accumulated from events when profiling.
     pub profile: bool,
     pub kernel_ns: u64,
@@ -121,10 +124,11 @@ impl ClRuntime {
             device_info(device, DeviceInfo::LocalMemType),
             Some(DeviceInfoResult::LocalMemType(DeviceLocalMemType::Local))
         );
-        let local_mem = match device_info(device, DeviceInfo::LocalMemSize) {
-            Some(DeviceInfoResult::LocalMemSize(n)) if dedicated => n,
+        let local_mem_limit = match device_info(device, DeviceInfo::LocalMemSize) {
+            Some(DeviceInfoResult::LocalMemSize(n)) => n,
             _ => 0,
         };
+        let local_mem = if dedicated { local_mem_limit } else { 0 };
         Ok(ClRuntime {
             device,
             context,
@@ -133,6 +137,7 @@ impl ClRuntime {
             is_gpu,
             max_work_group,
             local_mem,
+            local_mem_limit,
             profile,
             kernel_ns: 0,
         })
