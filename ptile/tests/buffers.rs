@@ -2,29 +2,17 @@
 //! buffer's references lies in the buffer's box, on every suite kernel, for several tile
 //! sizes, with diamond and with skewed tiles; and the geometry of known kernels.
 
+mod common;
+
+use common::with_kernel;
 use pluto::{PlutoOptions, Schedule};
 use ptile::buffers::{candidates, Candidate};
 use ptile::{tile_space, TilePolicy, TileSpace};
-use rosepolly::compilation::{self, Detection, SourceOptions, SourceUnit};
 use rosepolly::enumerate::instances;
-use rosepolly::math::isl::Ctx;
 use rosepolly::model::Scop;
 
 /// The GPU targets' tile space (every band tiled).
 const GPU: TilePolicy = TilePolicy::GPU;
-
-fn with_kernel<R>(name: &str, f: impl FnOnce(&Ctx, &Scop) -> R) -> R {
-    let k = polybench::kernel(name).unwrap();
-    let opts = SourceOptions {
-        include_dirs: vec![polybench::utilities_of(&k)],
-        defines: vec!["MINI_DATASET".into()],
-        ..SourceOptions::default()
-    };
-    let src = SourceUnit::load(&k.source, &opts).unwrap();
-    let ctx = Ctx::new();
-    let scops = compilation::build_models(&ctx, &src, Detection::Pragmas).unwrap();
-    f(&ctx, &scops[0])
-}
 
 /// `name`'s SCoP scheduled with Pluto's defaults and tiled as the GPU targets tile it: `f`
 /// gets its schedule, tile space and each group's candidates.

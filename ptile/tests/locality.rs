@@ -2,21 +2,12 @@
 //! loops are known: the cost model tiles those for locality alone once their data exceed the
 //! cache.
 
+mod common;
+
 use ptile::locality::strides_across_rows;
-use rosepolly::compilation::{self, Detection, SourceOptions, SourceUnit};
-use rosepolly::math::isl::Ctx;
 
 fn strided(name: &str) -> bool {
-    let k = polybench::kernel(name).unwrap();
-    let opts = SourceOptions {
-        include_dirs: vec![polybench::utilities_of(&k)],
-        defines: vec!["MINI_DATASET".into()],
-        ..SourceOptions::default()
-    };
-    let src = SourceUnit::load(&k.source, &opts).unwrap();
-    let ctx = Ctx::new();
-    let scops = compilation::build_models(&ctx, &src, Detection::Pragmas).unwrap();
-    strides_across_rows(&scops[0])
+    common::with_kernel(name, |_, scop| strides_across_rows(scop))
 }
 
 #[test]
