@@ -63,8 +63,6 @@ pub fn report(
                 schedule: &schedule,
                 prefix: "c",
                 program: "",
-                // Only the GPU lowering runs here: no untiled path is printed.
-                user_lines: None,
                 opts,
             };
             let (ir, params) = job.gpu_ir().map_err(|e| {

@@ -161,10 +161,9 @@ pub fn compile(
             schedule: &schedule,
             prefix: &prefix,
             program: &program,
-            user_lines: Some(&user_lines),
             opts,
         };
-        let code = match generate(&job, gpu) {
+        let code = match generate(&job, gpu, &user_lines) {
             Ok(ScopCode::Host(code)) => code,
             Ok(ScopCode::Gpu { host, device }) => {
                 kernels.push_str(&device);
@@ -260,7 +259,7 @@ pub const MAX_SCOP_CODE: usize = 4 << 20;
 
 /// The code replacing one SCoP, or why it keeps its original code: isl's AST generation ran
 /// over its budget, or the code would be larger than [`MAX_SCOP_CODE`].
-fn generate(job: &ScopJob, gpu: Option<Dialect>) -> Result<ScopCode, String> {
+fn generate(job: &ScopJob, gpu: Option<Dialect>, user_lines: &str) -> Result<ScopCode, String> {
     let why = |e: rosepolly::math::isl::AstFailure| e.to_string();
     let code = match gpu {
         // Loops with no statement in them: nothing to tile or offload; the iterators' final
@@ -268,9 +267,9 @@ fn generate(job: &ScopJob, gpu: Option<Dialect>) -> Result<ScopCode, String> {
         _ if job.scop.statements.is_empty() => ScopCode::Host(job.c().map_err(why)?),
         Some(dialect) => match job.gpu(dialect).map_err(why)? {
             Some((host, device)) => ScopCode::Gpu { host, device },
-            None => ScopCode::HostFallback(job.tiled_c().map_err(why)?),
+            None => ScopCode::HostFallback(job.tiled_c(user_lines).map_err(why)?),
         },
-        None if job.opts.tile => ScopCode::Host(job.tiled_c().map_err(why)?),
+        None if job.opts.tile => ScopCode::Host(job.tiled_c(user_lines).map_err(why)?),
         None => ScopCode::Host(job.c().map_err(why)?),
     };
     let size = match &code {

@@ -205,23 +205,6 @@ impl ScopData {
         self.data.iter().filter(|d| d.expands.is_some())
     }
 
-    /// The statements with each expanded array replaced by the scalar it expands: the code
-    /// that runs in the original order needs no array (and the C compiler keeps the scalar in
-    /// a register).
-    pub fn unexpanded(&self) -> ScopData {
-        let mut out = self.clone();
-        for st in &mut out.statements {
-            st.body = st.body.map(&mut |e| match e {
-                Expr::Index { array, subscripts } => match self.scalar_of(&array) {
-                    Some(scalar) => Expr::Var(scalar.to_string()),
-                    None => Expr::Index { array, subscripts },
-                },
-                other => other,
-            });
-        }
-        out
-    }
-
     /// The statements with each expanded array indexed flat, row-major (`polyc_exp0_w[i * E1 +
     /// j]`), as host code declares them.
     pub fn flat_expanded(&self) -> ScopData {
@@ -252,12 +235,6 @@ impl ScopData {
             });
         }
         out
-    }
-
-    /// The scalar the array printed as `array` expands.
-    fn scalar_of(&self, array: &str) -> Option<&str> {
-        let model = crate::names::unmarked(array);
-        self.datum(model)?.expands.as_deref()
     }
 }
 
@@ -305,14 +282,14 @@ pub struct ScopIr {
     /// [`ScopIr::groups`]), with the values of the outer dimensions as arguments.
     pub host: Node,
     pub groups: Vec<GroupIr>,
-    /// The SCoP in its original order, run instead of the tiles when the problem is too small
-    /// for them to pay (C target, without outer loops).
+    /// What decides whether the SCoP runs in its original order (the user's own lines) instead
+    /// of the tiles, where the problem is too small for them to pay (C target).
     pub original: Option<OriginalOrder>,
 }
 
-/// The untiled alternative of a SCoP and the estimate of its work.
+/// The estimate of a SCoP's work in its original order, which the C target runs (as the
+/// user's own lines) when tiles do not pay.
 pub struct OriginalOrder {
-    pub code: KNode,
     /// The bounding boxes of the statements' domains: the sum of their volumes estimates the
     /// number of statement instances (`polyc_points`).
     pub work: Vec<WorkBox>,

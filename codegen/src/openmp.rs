@@ -27,51 +27,30 @@ pub struct OpenMp<'a> {
     /// The SCoP's data as host code indexes them (expanded scalars flat).
     data: ScopData,
     labels: Labels,
-    /// The user's own lines of the SCoP, run when tiles do not pay.
-    user_lines: Option<&'a str>,
+    /// The user's own lines of the SCoP (`fallback::user_lines`), run when tiles do not pay.
+    user_lines: &'a str,
 }
 
 impl<'a> OpenMp<'a> {
-    pub fn new(ir: &'a ScopIr, openmp: bool, fixed_sizes: Option<&'a [i64]>) -> Self {
+    pub fn new(
+        ir: &'a ScopIr,
+        openmp: bool,
+        fixed_sizes: Option<&'a [i64]>,
+        user_lines: &'a str,
+    ) -> Self {
         OpenMp {
             ir,
             openmp,
             fixed_sizes,
             data: ir.data.flat_expanded(),
             labels: Labels::default(),
-            user_lines: None,
+            user_lines,
         }
-    }
-
-    /// Run `lines`, the user's own code of the SCoP, where tiles do not pay (instead of the
-    /// model's original order printed by polyc).
-    pub fn with_user_lines(mut self, lines: Option<&'a str>) -> Self {
-        self.user_lines = lines;
-        self
     }
 
     /// The C block that replaces the SCoP of the source file `program`.
     pub fn print(&self, program: &str) -> String {
         host_printer::print(self, self.ir, program)
-    }
-
-    /// The SCoP in its original order, where tiles do not pay: the user's own lines, so that
-    /// it runs exactly as the original program compiles it. polyc's printing of the same
-    /// order (`long` iterators, converted bounds) ran gemm MEDIUM 1.35x slower than the
-    /// original with gcc 12 (5.4 against 4.0 ms), in identical inner loops.
-    fn untiled(&self, order: &crate::ir::KNode) -> String {
-        if let Some(lines) = self.user_lines {
-            return lines.to_string();
-        }
-        let seq = COptions {
-            openmp: false,
-            index_type: "long".into(),
-            indent: 4,
-            probe: None,
-            clauses: "",
-        };
-        // The original order needs no expanded array: its statements use the scalars.
-        c::print_k(&self.ir.data.unexpanded(), order, &seq, None)
     }
 }
 
@@ -104,8 +83,12 @@ impl HostDialect for OpenMp<'_> {
                     "  const int polyc_untiled = !polyc_tiles_pay(polyc_points, polyc_bytes, {}, polyc_tuned);",
                     i32::from(original.strided)
                 );
+                // The user's own lines, so that the SCoP runs exactly as the original program
+                // compiles it: polyc's printing of the same order (`long` iterators, converted
+                // bounds) ran gemm MEDIUM 1.35x slower than the original with gcc 12 (5.4
+                // against 4.0 ms), in identical inner loops.
                 let _ = writeln!(out, "  if (polyc_untiled) {{");
-                out.push_str(&self.untiled(&original.code));
+                out.push_str(self.user_lines);
                 let _ = writeln!(out, "  }} else {{");
                 out.push_str(&indent(&tiled, 2));
                 let _ = writeln!(out, "  }}");

@@ -25,9 +25,6 @@ pub struct ScopJob<'a, 'c> {
     pub prefix: &'a str,
     /// The source file's name, the `program=` of tuning keys.
     pub program: &'a str,
-    /// The user's own lines of the SCoP (`fallback::user_lines`), which the C target runs
-    /// when tiles do not pay; without them it runs the model's original order.
-    pub user_lines: Option<&'a str>,
     pub opts: &'a CompileOptions,
 }
 
@@ -167,13 +164,18 @@ impl ScopJob<'_, '_> {
         Ok((ir, space.band))
     }
 
-    /// The tiled C code replacing one SCoP (`--target c` without `--no-tile`).
-    pub fn tiled_c(&self) -> Result<String, AstFailure> {
+    /// The tiled C code replacing one SCoP (`--target c` without `--no-tile`); it runs
+    /// `user_lines`, the SCoP's own lines, where tiles do not pay.
+    pub fn tiled_c(&self, user_lines: &str) -> Result<String, AstFailure> {
         let (scop, opts) = (self.scop, self.opts);
         let ir = self.lowered(Device::Cpu, false)?;
-        let body = OpenMp::new(&ir, opts.openmp, opts.fixed_tile_sizes.as_deref())
-            .with_user_lines(self.user_lines)
-            .print(self.program);
+        let body = OpenMp::new(
+            &ir,
+            opts.openmp,
+            opts.fixed_tile_sizes.as_deref(),
+            user_lines,
+        )
+        .print(self.program);
         let how = match &opts.fixed_tile_sizes {
             None => "scheduled with Pluto, tiled with run-time tile sizes",
             Some(_) => "scheduled with Pluto, tiled with tile sizes fixed at compile time",

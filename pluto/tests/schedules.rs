@@ -5,10 +5,12 @@
 
 mod common;
 
-use common::{with_kernel, with_text};
+use common::{with_kernel, with_scops, with_text};
 use pluto::{DimKind, Fusion, PlutoOptions, Scheduled};
+use rosepolly::compilation::SourceOptions;
 use rosepolly::math::isl::Ctx;
 use rosepolly::model::Scop;
+use std::path::Path;
 
 fn analyze(ctx: &Ctx, scop: &Scop, opts: &PlutoOptions) -> Scheduled {
     pluto::analyze(ctx, scop, opts).unwrap_or_else(|e| panic!("{}: {e}", scop.function))
@@ -355,45 +357,15 @@ fn inner_distribution_gives_durbins_updates_parallel_loops() {
     );
 }
 
-/// Differential seed 8665 with its guard taken away: `k` starts at `j - 2` converted to
-/// `unsigned`, a modulo 2^32 in the domains. Unbounded, the ILP bought zero communication with
-/// `715827882*k + 2147483646`, and the tile walk ran over 10^9 empty tiles.
-const WRAPPED_START: &str = "#include <stddef.h>
-long kernel(size_t n, size_t m, double A[30][30], double B[30][30], double x[30])
-{
-  unsigned i = 0, j = 0, k = 0;
-  double s = 0.0;
-#pragma scop
-  for (i = n; i >= 1; i--) {
-    for (j = 0; j < n; j++) {
-      for (k = 0; k <= j; k++) {
-        B[k + 3][j + 3] = s + B[i + 1][k + 3] * 0.5 + 1.0;
-      }
-    }
-  }
-  for (i = 1; i < n - 1; i++) {
-    for (j = 1; j < m - 1; j++) {
-      for (k = j - 2; k < n; k++) {
-        if (k + k < n) {
-          A[j + 3][0] = B[k + 0][j + 3] + A[j + 3][k + 1] + s * 0.5 + 1.0;
-        } else {
-          A[j + 0][1] += B[j + 0][k + 2] * 0.5 + 1.0;
-        }
-      }
-    }
-  }
-  for (i = 0; i < n; i++) {
-    B[i + 1][i + 0] += B[i + 3][i + 1] + x[i + 4] * 0.5 + 1.0;
-  }
-#pragma endscop
-  x[0] += s;
-  return (long)i * 10000 + (long)j * 100 + (long)k;
-}
-";
-
 #[test]
 fn schedule_coefficients_stay_small() {
-    with_text("wrapped-start", WRAPPED_START, |ctx, scops| {
+    // Differential seed 8665 with its guard taken away: `k` starts at `j - 2` converted to
+    // `unsigned`, a modulo 2^32 in the domains. Unbounded, the ILP bought zero communication
+    // with `715827882*k + 2147483646`, and the tile walk ran over 10^9 empty tiles. The
+    // semantics test runs the same program against gcc's build.
+    let input = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/inputs/semantics/wrapped-loop-start.c");
+    with_scops(&input, &SourceOptions::default(), |ctx, scops| {
         let s = analyze(ctx, &scops[0], &PlutoOptions::default()).schedule;
         for row in s.rows.iter().flatten() {
             assert!(

@@ -72,24 +72,21 @@ impl Lowering<'_, '_> {
             groups: (0..self.space.groups.len())
                 .map(|g| self.group(g))
                 .collect::<Result<_, _>>()?,
-            original: self.original_order()?,
+            original: self.original_order(),
         })
     }
 
-    /// On a CPU: the SCoP in its original order, and the boxes whose volume estimates its
-    /// work (which decides whether tiles pay); outer loops included, their instances count.
-    fn original_order(&self) -> Result<Option<OriginalOrder>, AstFailure> {
+    /// On a CPU: the boxes whose volume estimates the SCoP's work in its original order
+    /// (which decides whether tiles pay; outer loops included, their instances count), and how
+    /// that order walks the arrays.
+    fn original_order(&self) -> Option<OriginalOrder> {
         if self.device != Device::Cpu {
-            return Ok(None);
+            return None;
         }
-        let Some(work) = self.work_boxes() else {
-            return Ok(None);
-        };
-        Ok(Some(OriginalOrder {
-            code: self.original()?,
-            work,
+        Some(OriginalOrder {
+            work: self.work_boxes()?,
             strided: ptile::locality::strides_across_rows(self.scop),
-        }))
+        })
     }
 
     fn start(&self) -> usize {
