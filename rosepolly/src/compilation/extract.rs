@@ -308,6 +308,21 @@ impl Extractor<'_> {
         collect_references(&s.expr, false, &mut found);
         let mut out = Vec::new();
         let mut ok = true;
+        let mut unresolved = Vec::new();
+        s.expr.walk(&mut |e| match e {
+            Expr::Cast { ty, .. } if self.scope.resolved_type(ty).is_none() => {
+                unresolved.push(ty.clone())
+            }
+            _ => {}
+        });
+        for ty in unresolved {
+            self.errors.push(
+                Diagnostic::new(s.loc.clone(), format!("cast to `{ty}`, a type polyc does not know here"))
+                    .with_snippet(&s.text)
+                    .with_note("casts in a SCoP name arithmetic types, or typedefs of them declared outside the function: GPU kernels and the generated code must spell the type without the function's own declarations"),
+            );
+            ok = false;
+        }
         for r in found {
             match r {
                 Reference::Call(func) => {
@@ -643,7 +658,7 @@ fn build_isl<'c>(
             name: format!("S{k}"),
             loc: node.loc.clone(),
             text: node.text.clone(),
-            body: node.expr.clone(),
+            body: resolved_casts(&node.expr, scope),
             iterators: d.iterators,
             iterator_types: d.types,
             casts,
@@ -710,6 +725,18 @@ fn internal(s: &StatementNode, text: &str, e: crate::math::isl::IslError) -> Dia
 }
 
 /// One [`Datum`] per array or scalar accessed.
+/// `e` with its casts' types spelt without typedefs (checked resolvable by
+/// `statement_accesses`): a GPU kernel does not see the program's typedefs.
+fn resolved_casts(e: &Expr, scope: &Scope) -> Expr {
+    e.map(&mut |e| match e {
+        Expr::Cast { ty, expr } => Expr::Cast {
+            ty: scope.resolved_type(&ty).unwrap_or(ty),
+            expr,
+        },
+        e => e,
+    })
+}
+
 fn symbol_table<'c>(ctx: &'c Ctx, scop: &Scop<'c>, scope: &Scope) -> SymbolTable<'c> {
     let mut uses: BTreeMap<&str, Vec<&AccessPattern<'c>>> = BTreeMap::new();
     for s in &scop.statements {

@@ -102,6 +102,17 @@ impl Scope {
         s.elem_ctype(self.char_signed).int()
     }
 
+    /// The arithmetic type that specifier words name, spelt with C's own words (typedefs
+    /// resolved: `size_t` → `unsigned long`), so that code without the program's typedefs in
+    /// scope (a GPU kernel) can use it; `None` for another type or a name not known here.
+    pub fn resolved_type(&self, words: &str) -> Option<String> {
+        let words: Vec<String> = words.split_whitespace().map(str::to_string).collect();
+        match self.typedefs.resolve(&words) {
+            (Some(t), extents) if extents.is_empty() => Some(t),
+            _ => None,
+        }
+    }
+
     /// The type that specifier words name (`unsigned`, `size_t`, `long int`...), typedefs
     /// resolved: an arithmetic type, or [`CType::Other`].
     pub fn type_of_words(&self, words: &str) -> CType {
