@@ -327,6 +327,24 @@ impl AssignOp {
     }
 }
 
+/// Whether `operand` of `op` gets parentheses that precedence alone does not need, where gcc's
+/// `-Wparentheses` asks for them: `&&` inside `||`, another operator inside a bitwise one, `+`
+/// or `-` inside a shift, a comparison inside a comparison.
+fn unclear(op: BinaryOp, operand: &Expr) -> bool {
+    use BinaryOp::*;
+    let Expr::Binary { op: inner, .. } = operand else {
+        return false;
+    };
+    let comparison = |o: BinaryOp| matches!(o, Lt | Gt | Le | Ge | Eq | Ne);
+    match op {
+        Or => *inner == And,
+        BitAnd | BitOr | BitXor => *inner != op,
+        Shl | Shr => matches!(inner, Add | Sub),
+        o if comparison(o) => comparison(*inner),
+        _ => false,
+    }
+}
+
 /// Print `e`, parenthesised if its precedence is below `min`.
 fn write_prec(f: &mut fmt::Formatter<'_>, e: &Expr, min: u8) -> fmt::Result {
     if e.precedence() < min {
@@ -376,10 +394,11 @@ impl fmt::Display for Expr {
             }
             Expr::Binary { op, lhs, rhs } => {
                 let p = self.precedence();
-                write_prec(f, lhs, p)?;
+                let min = |e: &Expr, min: u8| if unclear(*op, e) { u8::MAX } else { min };
+                write_prec(f, lhs, min(lhs, p))?;
                 write!(f, " {} ", op.symbol())?;
                 // Left-associative: the right operand needs parentheses at equal precedence.
-                write_prec(f, rhs, p + 1)
+                write_prec(f, rhs, min(rhs, p + 1))
             }
             Expr::Ternary { cond, then, other } => {
                 write_prec(f, cond, 3)?;
@@ -436,6 +455,28 @@ mod tests {
             }),
         };
         assert_eq!(e.to_string(), "-(-a)");
+    }
+
+    #[test]
+    fn parenthesises_where_gcc_asks() {
+        let v = Expr::var;
+        let and = b(BinaryOp::And, v("a"), v("b"));
+        let e = b(BinaryOp::Or, and.clone(), v("c"));
+        assert_eq!(e.to_string(), "(a && b) || c");
+        let e = b(BinaryOp::BitOr, b(BinaryOp::Add, v("a"), v("b")), v("c"));
+        assert_eq!(e.to_string(), "(a + b) | c");
+        let e = b(
+            BinaryOp::BitAnd,
+            b(BinaryOp::BitAnd, v("a"), v("b")),
+            v("c"),
+        );
+        assert_eq!(e.to_string(), "a & b & c");
+        let e = b(BinaryOp::Shl, v("a"), b(BinaryOp::Sub, v("b"), v("c")));
+        assert_eq!(e.to_string(), "a << (b - c)");
+        let e = b(BinaryOp::Eq, b(BinaryOp::Lt, v("a"), v("b")), v("c"));
+        assert_eq!(e.to_string(), "(a < b) == c");
+        let e = b(BinaryOp::And, and, v("c"));
+        assert_eq!(e.to_string(), "a && b && c");
     }
 
     #[test]
