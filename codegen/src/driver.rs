@@ -13,6 +13,7 @@ use crate::fallback;
 use crate::footprint;
 use crate::gpu_host::CUDA_CHECK;
 use crate::names::{self, Namespace};
+use crate::outline;
 use crate::pipeline::ScopJob;
 use crate::splice::{self, Region};
 
@@ -155,6 +156,11 @@ pub fn compile(
             (first, last)
         };
         let user_lines = fallback::user_lines(&original, &main, lines);
+        // The C target's untiled path calls the lines in a function of their own, where it can.
+        let outlined = (gpu.is_none() && opts.tile)
+            .then(|| outline::outline(src, scop, &original, &user_lines))
+            .flatten();
+        let untiled = outlined.as_ref().map_or(&user_lines, |o| &o.call);
         let job = ScopJob {
             ctx,
             scop,
@@ -163,7 +169,7 @@ pub fn compile(
             program: &program,
             opts,
         };
-        let code = match generate(&job, gpu, &user_lines) {
+        let code = match generate(&job, gpu, untiled) {
             Ok(ScopCode::Host(code)) => code,
             Ok(ScopCode::Gpu { host, device }) => {
                 kernels.push_str(&device);
@@ -202,6 +208,14 @@ pub fn compile(
         } else {
             format!("  {{\n{defs}{code}  }}\n")
         };
+        if let Some(o) = outlined.filter(|o| code.contains(&o.name)) {
+            // An empty range before the enclosing function's head: an insertion.
+            regions.push(Region {
+                first_line: o.before_line,
+                last_line: o.before_line - 1,
+                code: namespace.apply(&o.definition),
+            });
+        }
         regions.push(Region {
             first_line: scop.region.start.line,
             last_line: scop.region.end.line,
@@ -259,7 +273,9 @@ pub const MAX_SCOP_CODE: usize = 4 << 20;
 
 /// The code replacing one SCoP, or why it keeps its original code: isl's AST generation ran
 /// over its budget, or the code would be larger than [`MAX_SCOP_CODE`].
-fn generate(job: &ScopJob, gpu: Option<Dialect>, user_lines: &str) -> Result<ScopCode, String> {
+/// `untiled`: what the C target's code runs where tiles do not pay (the SCoP's lines, or a call
+/// of their function).
+fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &str) -> Result<ScopCode, String> {
     let why = |e: rosepolly::math::isl::AstFailure| e.to_string();
     let code = match gpu {
         // Loops with no statement in them: nothing to tile or offload; the iterators' final
@@ -267,9 +283,9 @@ fn generate(job: &ScopJob, gpu: Option<Dialect>, user_lines: &str) -> Result<Sco
         _ if job.scop.statements.is_empty() => ScopCode::Host(job.c().map_err(why)?),
         Some(dialect) => match job.gpu(dialect).map_err(why)? {
             Some((host, device)) => ScopCode::Gpu { host, device },
-            None => ScopCode::HostFallback(job.tiled_c(user_lines).map_err(why)?),
+            None => ScopCode::HostFallback(job.tiled_c(untiled).map_err(why)?),
         },
-        None if job.opts.tile => ScopCode::Host(job.tiled_c(user_lines).map_err(why)?),
+        None if job.opts.tile => ScopCode::Host(job.tiled_c(untiled).map_err(why)?),
         None => ScopCode::Host(job.c().map_err(why)?),
     };
     let size = match &code {

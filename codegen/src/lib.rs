@@ -25,6 +25,7 @@ pub mod ir;
 pub mod lower;
 pub mod names;
 pub mod openmp;
+pub mod outline;
 pub mod pipeline;
 pub mod splice;
 pub mod staging;

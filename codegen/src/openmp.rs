@@ -27,8 +27,9 @@ pub struct OpenMp<'a> {
     /// The SCoP's data as host code indexes them (expanded scalars flat).
     data: ScopData,
     labels: Labels,
-    /// The user's own lines of the SCoP (`fallback::user_lines`), run when tiles do not pay.
-    user_lines: &'a str,
+    /// Run when tiles do not pay: the user's own lines of the SCoP (`fallback::user_lines`), or
+    /// a call of the function that holds them (`crate::outline`).
+    untiled: &'a str,
 }
 
 impl<'a> OpenMp<'a> {
@@ -36,7 +37,7 @@ impl<'a> OpenMp<'a> {
         ir: &'a ScopIr,
         openmp: bool,
         fixed_sizes: Option<&'a [i64]>,
-        user_lines: &'a str,
+        untiled: &'a str,
     ) -> Self {
         OpenMp {
             ir,
@@ -44,7 +45,7 @@ impl<'a> OpenMp<'a> {
             fixed_sizes,
             data: ir.data.flat_expanded(),
             labels: Labels::default(),
-            user_lines,
+            untiled,
         }
     }
 
@@ -86,9 +87,10 @@ impl HostDialect for OpenMp<'_> {
                 // The user's own lines, so that the SCoP runs exactly as the original program
                 // compiles it: polyc's printing of the same order (`long` iterators, converted
                 // bounds) ran gemm MEDIUM 1.35x slower than the original with gcc 12 (5.4
-                // against 4.0 ms), in identical inner loops.
+                // against 4.0 ms), in identical inner loops. Called in their own function where
+                // possible (`crate::outline`).
                 let _ = writeln!(out, "  if (polyc_untiled) {{");
-                out.push_str(self.user_lines);
+                out.push_str(self.untiled);
                 let _ = writeln!(out, "  }} else {{");
                 out.push_str(&indent(&tiled, 2));
                 let _ = writeln!(out, "  }}");

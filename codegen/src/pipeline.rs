@@ -165,17 +165,13 @@ impl ScopJob<'_, '_> {
     }
 
     /// The tiled C code replacing one SCoP (`--target c` without `--no-tile`); it runs
-    /// `user_lines`, the SCoP's own lines, where tiles do not pay.
-    pub fn tiled_c(&self, user_lines: &str) -> Result<String, AstFailure> {
+    /// `untiled` where tiles do not pay: the SCoP's own lines, or a call of their function
+    /// ([`crate::outline`]).
+    pub fn tiled_c(&self, untiled: &str) -> Result<String, AstFailure> {
         let (scop, opts) = (self.scop, self.opts);
         let ir = self.lowered(Device::Cpu, false)?;
-        let body = OpenMp::new(
-            &ir,
-            opts.openmp,
-            opts.fixed_tile_sizes.as_deref(),
-            user_lines,
-        )
-        .print(self.program);
+        let body = OpenMp::new(&ir, opts.openmp, opts.fixed_tile_sizes.as_deref(), untiled)
+            .print(self.program);
         let how = match &opts.fixed_tile_sizes {
             None => "scheduled with Pluto, tiled with run-time tile sizes",
             Some(_) => "scheduled with Pluto, tiled with tile sizes fixed at compile time",

@@ -214,6 +214,19 @@ impl SourceUnit {
         self.loc(span.start)
     }
 
+    /// The byte range, in the preprocessed text, of the function definition that holds the
+    /// range `start..end`.
+    pub fn function_around(&self, start: usize, end: usize) -> Option<(usize, usize)> {
+        self.unit.0.iter().find_map(|e| match &e.node {
+            lang_c::ast::ExternalDeclaration::FunctionDefinition(f)
+                if f.span.start < start && end < f.span.end =>
+            {
+                Some((f.span.start, f.span.end))
+            }
+            _ => None,
+        })
+    }
+
     /// The preprocessed text of a span.
     pub fn snippet(&self, span: Span) -> &str {
         &self.text[span.start.min(self.text.len())..span.end.min(self.text.len())]

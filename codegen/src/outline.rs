@@ -1,0 +1,312 @@
+//! The untiled path in a function of its own: where tiles do not pay, the C target runs the
+//! user's own lines of the SCoP, and runs them from a function that holds nothing else.
+//!
+//! Inside the kernel's function, beside polyc's run-time decision (calls to the tuning and cost
+//! functions, the trials' loop, the profile's clock), gcc allocates registers for the user's
+//! loops differently: syr2k MEDIUM ran its untiled lines 0.5-0.7 ms slower than the original's
+//! 5.1 ms (medians of 15, interleaved) with near-identical inner loops, more spills in the
+//! loops around them. The same lines in a `noinline` function of their own ran as fast as the
+//! original (5.14 against 5.22 ms in that run).
+//!
+//! The function goes right before the function that holds the SCoP, where the file's macros,
+//! types and globals that the lines use are already declared. Its parameters are what the lines
+//! name that is local to the enclosing function: the SCoP's parameters and read-only scalars by
+//! value, arrays by pointer, and written scalars (iterators included) copied in and back out
+//! through a pointer, so that inside the function they are locals again, as in the original.
+//!
+//! Outlining is refused, and the lines stay inline, wherever the function could mean something
+//! else than the lines in place: a local array (a pointer parameter would lose what gcc knows
+//! of a distinct object), a name declared in the enclosing function that is not data
+//! (`typedef`, `struct`, `enum`, `extern`), an address that cannot be taken (`register`),
+//! preprocessor directives between the function's head and the SCoP's end, or lines whose
+//! meaning depends on where they are (`sizeof`, `typeof`, `__func__`, `return`, `goto`).
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use rosepolly::compilation::SourceUnit;
+use rosepolly::model::{Scop, Storage};
+
+use crate::ir::DatumData;
+use crate::names::user;
+use crate::splice::lines_inclusive;
+
+/// The lines of one SCoP as a function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outlined {
+    /// The function's definition.
+    pub definition: String,
+    /// The line of the user's file the definition goes before: the enclosing function's head.
+    pub before_line: u32,
+    /// The statement that runs the lines through the function (indented by two).
+    pub call: String,
+    /// The function's name.
+    pub name: String,
+}
+
+/// Words whose meaning in the enclosing function a function placed before it would not share.
+const FUNCTION_WORDS: &[&str] = &[
+    "typedef",
+    "struct",
+    "union",
+    "enum",
+    "extern",
+    "register",
+    "_Thread_local",
+    "__thread",
+];
+
+/// Words whose meaning in the SCoP's lines depends on where the lines are.
+const LINE_WORDS: &[&str] = &[
+    "sizeof",
+    "_Alignof",
+    "__alignof__",
+    "typeof",
+    "__typeof__",
+    "__typeof",
+    "_Generic",
+    "__func__",
+    "__FUNCTION__",
+    "__PRETTY_FUNCTION__",
+    "return",
+    "goto",
+    "asm",
+    "__asm__",
+    "static",
+    "volatile",
+    "_Atomic",
+];
+
+/// One parameter of the outlined function.
+enum Param {
+    /// Passed by value: `ty name`.
+    Value { ty: String, name: String },
+    /// An array, by pointer: `elem (*name)[e1]...`.
+    Array {
+        elem: String,
+        name: String,
+        dims: String,
+    },
+    /// A written scalar, copied in from `*ref` and back out.
+    Copied { ty: String, name: String },
+}
+
+/// `scop`'s lines (`user_lines`, as [`crate::fallback::user_lines`] gives them) as a function
+/// of their own, or `None` where the lines must stay inline (see the module's text).
+/// `original` is the text of the user's file.
+pub fn outline(
+    src: &SourceUnit,
+    scop: &Scop,
+    original: &str,
+    user_lines: &str,
+) -> Option<Outlined> {
+    let before_line = function_head(src, scop)?;
+    let lines = lines_inclusive(original);
+    let directives = (before_line..=scop.region.end.line)
+        .filter_map(|l| lines.get(l as usize - 1))
+        .any(|l| is_directive(l));
+    if directives {
+        return None;
+    }
+    let region = src
+        .text
+        .get(scop.region.start_offset..scop.region.end_offset)?;
+    if words(region).any(|w| LINE_WORDS.contains(&w)) {
+        return None;
+    }
+    let params = params(scop)?;
+    let name = format!("polyc_scop{}_lines", scop.id);
+    Some(Outlined {
+        definition: definition(&name, &params, user_lines),
+        call: call(&name, &params),
+        before_line,
+        name,
+    })
+}
+
+/// The line of the head of the function holding `scop`, where nothing else of the file is on
+/// that line before it, and the function declares nothing but data (see [`FUNCTION_WORDS`]).
+fn function_head(src: &SourceUnit, scop: &Scop) -> Option<u32> {
+    let (start, end) = src.function_around(scop.region.start_offset, scop.region.end_offset)?;
+    let before = src.text.get(..start)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    if !before[line_start..].trim().is_empty() {
+        return None;
+    }
+    if words(src.text.get(start..end)?).any(|w| FUNCTION_WORDS.contains(&w)) {
+        return None;
+    }
+    let head = src.loc(start);
+    (head.file == scop.region.start.file && head.line >= 1 && head.line < scop.region.start.line)
+        .then_some(head.line)
+}
+
+/// A preprocessor directive other than a pragma: its meaning could change if the lines moved
+/// across it.
+fn is_directive(line: &str) -> bool {
+    line.trim_start()
+        .strip_prefix('#')
+        .is_some_and(|rest| !rest.trim_start().starts_with("pragma"))
+}
+
+/// The identifiers and keywords of C text (marked user names included, without their mark).
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+}
+
+/// The function's parameters: what the lines name that the enclosing function declares.
+fn params(scop: &Scop) -> Option<Vec<Param>> {
+    let derived: BTreeSet<&str> = scop.derived.iter().map(|d| d.name.as_str()).collect();
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (name, ty) in scop.params.iter().zip(&scop.param_types) {
+        if !derived.contains(name.as_str()) && seen.insert(name.clone()) {
+            out.push(Param::Value {
+                ty: ty.spelling().into(),
+                name: name.clone(),
+            });
+        }
+    }
+    // Extents may name the parameters above only: they are declared before the arrays.
+    let values: BTreeSet<String> = seen.clone();
+    let mut arrays = Vec::new();
+    for d in scop.symbols.data.values() {
+        if d.written_type.contains("volatile") || d.written_type.contains("_Atomic") {
+            return None;
+        }
+        if let Some(scalar) = &d.expands {
+            // The lines use the scalar this array stands for.
+            if seen.insert(scalar.clone()) {
+                out.push(Param::Copied {
+                    ty: d.elem_type.clone(),
+                    name: scalar.clone(),
+                });
+            }
+            continue;
+        }
+        if d.storage == Storage::Global || !seen.insert(d.name.clone()) {
+            continue;
+        }
+        if d.is_scalar() {
+            let (ty, name) = (d.elem_type.clone(), d.name.clone());
+            out.push(match d.written {
+                true => Param::Copied { ty, name },
+                false => Param::Value { ty, name },
+            });
+            continue;
+        }
+        if d.storage == Storage::Local && d.extents[0].is_some() {
+            return None;
+        }
+        let data = DatumData::of(d);
+        let mut dims = String::new();
+        for e in &data.extents[1..] {
+            let e = e.as_ref()?.to_string();
+            if words(&e).any(|w| !values.contains(w) && !is_type_word(w)) {
+                return None;
+            }
+            let _ = write!(dims, "[{e}]");
+        }
+        arrays.push(Param::Array {
+            elem: d.elem_type.clone(),
+            name: d.name.clone(),
+            dims,
+        });
+    }
+    for e in &scop.exits {
+        if seen.insert(e.name.clone()) {
+            out.push(Param::Copied {
+                ty: e.ty.spelling().into(),
+                name: e.name.clone(),
+            });
+        }
+    }
+    out.extend(arrays);
+    Some(out)
+}
+
+/// Words of a printed extent that are not names (its casts).
+fn is_type_word(w: &str) -> bool {
+    matches!(w, "long" | "int" | "unsigned" | "signed" | "short" | "char")
+}
+
+fn definition(name: &str, params: &[Param], user_lines: &str) -> String {
+    let decls: Vec<String> = params
+        .iter()
+        .enumerate()
+        .map(|(k, p)| match p {
+            Param::Value { ty, name } => format!("{ty} {}", user(name)),
+            Param::Array { elem, name, dims } => format!("{elem} (*{}){dims}", user(name)),
+            Param::Copied { .. } => format!("void *polyc_ref{k}"),
+        })
+        .collect();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "/* polyc: the SCoP's own lines, run where tiles do not pay; in a function of their own, \
+         gcc compiles them as in the original (codegen/src/outline.rs) */"
+    );
+    let _ = writeln!(
+        out,
+        "static __attribute__((noinline)) void {name}({}) {{",
+        if decls.is_empty() {
+            "void".to_string()
+        } else {
+            decls.join(", ")
+        }
+    );
+    let copied = || {
+        params.iter().enumerate().filter_map(|(k, p)| match p {
+            Param::Copied { ty, name } => Some((k, ty, user(name))),
+            _ => None,
+        })
+    };
+    for (k, ty, name) in copied() {
+        let _ = writeln!(
+            out,
+            "  {ty} {name};\n  __builtin_memcpy(&{name}, polyc_ref{k}, sizeof {name});"
+        );
+    }
+    out.push_str(user_lines);
+    for (k, _, name) in copied() {
+        let _ = writeln!(
+            out,
+            "  __builtin_memcpy(polyc_ref{k}, &{name}, sizeof {name});"
+        );
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn call(name: &str, params: &[Param]) -> String {
+    let args: Vec<String> = params
+        .iter()
+        .map(|p| match p {
+            Param::Value { name, .. } => user(name),
+            Param::Array { name, .. } => format!("(void *)({})", user(name)),
+            Param::Copied { name, .. } => format!("(void *)&{}", user(name)),
+        })
+        .collect();
+    format!("  {name}({});\n", args.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directives_other_than_pragmas_block_the_move() {
+        assert!(is_directive("#define X 1\n"));
+        assert!(is_directive("  #  undef X\n"));
+        assert!(!is_directive("#pragma omp parallel for\n"));
+        assert!(!is_directive("# pragma scop\n"));
+        assert!(!is_directive("x = a # b;\n"));
+    }
+
+    #[test]
+    fn words_are_identifiers_and_keywords() {
+        let w: Vec<&str> = words("A[i][j] += sizeof(x) * 2.5e3 + \u{1}polyc_n;").collect();
+        assert_eq!(w, ["A", "i", "j", "sizeof", "x", "polyc_n"]);
+    }
+}
