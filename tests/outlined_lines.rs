@@ -11,7 +11,7 @@ use polybench::harness::{scratch_dir, Build};
 /// The functions `polyc_scop<N>_lines` that `text` defines.
 fn outlined(text: &str) -> Vec<usize> {
     text.lines()
-        .filter_map(|l| l.strip_prefix("static __attribute__((noinline)) void polyc_scop"))
+        .filter_map(|l| l.strip_prefix("void polyc_scop"))
         .filter_map(|rest| rest.split_once("_lines(")?.0.parse().ok())
         .collect()
 }

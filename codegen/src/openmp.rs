@@ -68,12 +68,12 @@ impl HostDialect for OpenMp<'_> {
         self.fixed_sizes
     }
 
-    fn setup(&self) -> (String, String) {
-        c::expanded_arrays(&self.ir.data)
-    }
-
     /// Small problems run the original order instead of the tiles.
     fn body(&self, tiled: String) -> String {
+        // The expanded scalars' arrays serve the tiles alone: the user's lines use the scalars
+        // (an allocation and its first touch cost durbin MEDIUM, 0.17 ms in all, microseconds).
+        let (alloc, free) = c::expanded_arrays(&self.ir.data);
+        let tiled = format!("{alloc}{tiled}{free}");
         let mut out = String::new();
         match &self.ir.original {
             Some(original) => {
