@@ -25,7 +25,8 @@ fn the_lines_move_where_they_mean_the_same() {
     let (code, err) = common::polyc_to(&input, "c", &out);
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&out).unwrap();
-    // SCoP 3 has a local array, 4 a local enum, 5 a `register` iterator.
+    // SCoP 3 has a local array, 4 a local enum, 5 a head after a comment's end, 6 a `register`
+    // iterator.
     assert_eq!(outlined(&text), [0, 1, 2], "{text}");
     // Each definition is called once, and lies before the function that calls it.
     for id in [0, 1, 2] {

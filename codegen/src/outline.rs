@@ -18,8 +18,9 @@
 //! else than the lines in place: a local array (a pointer parameter would lose what gcc knows
 //! of a distinct object), a name declared in the enclosing function that is not data
 //! (`typedef`, `struct`, `enum`, `extern`), an address that cannot be taken (`register`),
-//! preprocessor directives between the function's head and the SCoP's end, or lines whose
-//! meaning depends on where they are (`sizeof`, `typeof`, `__func__`, `return`, `goto`).
+//! preprocessor directives between the function's head and the SCoP's end, a head whose line
+//! starts with anything else (the end of a comment, a macro), or lines whose meaning depends on
+//! where they are (`sizeof`, `typeof`, `__func__`, `return`, `goto`).
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -100,8 +101,8 @@ pub fn outline(
     original: &str,
     user_lines: &str,
 ) -> Option<Outlined> {
-    let before_line = function_head(src, scop)?;
     let lines = lines_inclusive(original);
+    let before_line = function_head(src, scop, &lines)?;
     let directives = (before_line..=scop.region.end.line)
         .filter_map(|l| lines.get(l as usize - 1))
         .any(|l| is_directive(l));
@@ -126,7 +127,7 @@ pub fn outline(
 
 /// The line of the head of the function holding `scop`, where nothing else of the file is on
 /// that line before it, and the function declares nothing but data (see [`FUNCTION_WORDS`]).
-fn function_head(src: &SourceUnit, scop: &Scop) -> Option<u32> {
+fn function_head(src: &SourceUnit, scop: &Scop, lines: &[&str]) -> Option<u32> {
     let (start, end) = src.function_around(scop.region.start_offset, scop.region.end_offset)?;
     let before = src.text.get(..start)?;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -137,8 +138,17 @@ fn function_head(src: &SourceUnit, scop: &Scop) -> Option<u32> {
         return None;
     }
     let head = src.loc(start);
-    (head.file == scop.region.start.file && head.line >= 1 && head.line < scop.region.start.line)
-        .then_some(head.line)
+    if head.file != scop.region.start.file || head.line < 1 || head.line >= scop.region.start.line {
+        return None;
+    }
+    // The user's line starts with the head's first word, as the preprocessor saw it: not with
+    // the end of a comment (the function would go inside the comment) or a macro.
+    let first = words(&src.text[start..]).next()?;
+    let line = lines.get(head.line as usize - 1)?;
+    words(line)
+        .next()
+        .filter(|w| *w == first && line.trim_start().starts_with(first))
+        .map(|_| head.line)
 }
 
 /// A preprocessor directive other than a pragma: its meaning could change if the lines moved

@@ -3,7 +3,7 @@
    read after the SCoP, iterators of several integer types, a function parameter used as an
    accumulator, a pointer, globals, two SCoPs in one
    function whose head spans two lines; and functions whose lines must stay in place (a local
-   array, a local enum, a `register` iterator). */
+   array, a local enum, a head after a comment's end, a `register` iterator). */
 #include <stdio.h>
 
 #define N 40
@@ -72,6 +72,16 @@ static double local_enum(int n, double C[N]) {
   return C[n - 1] + i + LOCAL_ONE;
 }
 
+/* A comment that ends on the line of the function's head: the function of the lines would
+   go inside it. */ static double after_comment(int n, double C[N]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    C[i] = C[i] * 0.5 + 3;
+#pragma endscop
+  return C[n - 1] + i;
+}
+
 static double register_iterator(int n, double C[N]) {
   register int i;
 #pragma scop
@@ -102,6 +112,7 @@ int main(void) {
   printf("%.6f\n", with_temporary(5, B));
   printf("%.6f\n", local_array(N));
   printf("%.6f\n", local_enum(N, C));
+  printf("%.6f\n", after_comment(N, C));
   printf("%.6f\n", register_iterator(N, C));
   return 0;
 }
