@@ -322,11 +322,8 @@ fn avelas_header() -> &'static str {
 
 /// A prefix `p` such that no identifier or macro `p<digits>` occurs in the source.
 pub fn iterator_prefix(src: &SourceUnit) -> String {
-    let mut idents: std::collections::HashSet<&str> = src
-        .text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .collect();
+    let mut idents: std::collections::HashSet<&str> =
+        rosepolly::compilation::source::words(&src.text).collect();
     idents.extend(src.macros.iter().map(String::as_str));
     for p in ["c", "pc", "polyc_c"] {
         let clash = idents.iter().any(|w| {

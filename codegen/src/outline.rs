@@ -25,6 +25,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+use rosepolly::compilation::source::words;
 use rosepolly::compilation::SourceUnit;
 use rosepolly::model::{Scop, Storage};
 
@@ -157,12 +158,6 @@ fn is_directive(line: &str) -> bool {
     line.trim_start()
         .strip_prefix('#')
         .is_some_and(|rest| !rest.trim_start().starts_with("pragma"))
-}
-
-/// The identifiers and keywords of C text (marked user names included, without their mark).
-fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
 }
 
 /// The function's parameters: what the lines name that the enclosing function declares.
@@ -319,11 +314,5 @@ mod tests {
         assert!(!is_directive("#pragma omp parallel for\n"));
         assert!(!is_directive("# pragma scop\n"));
         assert!(!is_directive("x = a # b;\n"));
-    }
-
-    #[test]
-    fn words_are_identifiers_and_keywords() {
-        let w: Vec<&str> = words("A[i][j] += sizeof(x) * 2.5e3 + \u{1}polyc_n;").collect();
-        assert_eq!(w, ["A", "i", "j", "sizeof", "x", "polyc_n"]);
     }
 }

@@ -71,6 +71,13 @@ pub enum PragmaKind {
     EndScop,
 }
 
+/// The identifiers and keywords of C text, in order (words of letters, digits and `_` that do
+/// not start with a digit; a marked user name comes without its mark).
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+}
+
 /// A parsed C file.
 pub struct SourceUnit {
     /// The path as the user gave it; diagnostics use the preprocessor's spelling of it.
@@ -278,12 +285,7 @@ impl SourceUnit {
 
     /// Every identifier of the preprocessed text and every macro name.
     pub fn identifiers(&self) -> BTreeSet<String> {
-        let mut out: BTreeSet<String> = self
-            .text
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
-            .map(str::to_string)
-            .collect();
+        let mut out: BTreeSet<String> = words(&self.text).map(str::to_string).collect();
         out.extend(self.macros.iter().cloned());
         out
     }
@@ -586,6 +588,12 @@ fn parse_line_marker(line: &str) -> Option<(u32, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_are_identifiers_and_keywords() {
+        let w: Vec<&str> = words("A[i][j] += sizeof(x) * 2.5e3 + \u{1}polyc_n;").collect();
+        assert_eq!(w, ["A", "i", "j", "sizeof", "x", "polyc_n"]);
+    }
 
     #[test]
     fn line_markers() {
