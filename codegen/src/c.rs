@@ -330,7 +330,7 @@ impl Default for COptions {
 pub trait DeviceHooks {
     /// A statement instance, rewritten for device memory.
     fn statement(&self, stmt: usize, e: Expr) -> Expr;
-    /// The barrier of a work-group.
+    /// The barrier of a work-group (empty where a work-group has one work-item).
     fn barrier(&self) -> String;
     /// Lines that open the loop over the work-item's thread-bucket entries: its header (which
     /// opens one brace), then declarations of the mapped iterators.
@@ -568,7 +568,9 @@ impl Printer<'_> {
             }
             KNode::Barrier => {
                 let b = self.device().barrier();
-                self.line(indent, &b);
+                if !b.is_empty() {
+                    self.line(indent, &b);
+                }
             }
             KNode::Points {
                 wave,

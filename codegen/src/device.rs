@@ -93,6 +93,27 @@ pub fn version_name(kernel: &str, v: usize) -> String {
     }
 }
 
+/// Barriers in a group's OpenCL kernel past which each tile runs on one work-item, without
+/// barriers ([`serial`]). The suite's kernels have at most 32 (fdtd-2d's staged versions).
+pub const SERIAL_BARRIERS: usize = 48;
+
+/// Whether group `g`'s OpenCL kernels run each tile on a work-group of one work-item, printed
+/// without barriers. PoCL's work-group compiler takes exponential time on some kernels with
+/// many barrier regions (BarrierTailReplication, pocl issue #205): differential seed 6400,
+/// 66 barriers, did not build in 120 s, and builds in 4 s without them. One work-item runs
+/// the tile's points in the order its barriers kept, so the results are the same; tiles
+/// still run in parallel. CUDA keeps its barriers (nvcc has no such pass).
+pub fn serial(g: &GroupIr, dialect: Dialect) -> bool {
+    let is_barrier = |n: &KNode| *n == KNode::Barrier;
+    let barriers = match &g.code {
+        GroupCode::Untiled(code) => code.count(&is_barrier),
+        GroupCode::Tiled(t) => {
+            t.body.count(&is_barrier) + t.full_body.as_ref().map_or(0, |f| f.count(&is_barrier))
+        }
+    };
+    dialect == Dialect::OpenCl && barriers > SERIAL_BARRIERS
+}
+
 /// How many versions beyond version 0 a group's kernel has.
 pub fn versions(g: &GroupIr) -> usize {
     match &g.code {
@@ -204,12 +225,18 @@ impl DeviceCode<'_> {
                 "(long)get_local_size(0)",
             )
         };
+        let serial = serial(g, self.dialect);
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "/* group {}: {:?} */\n{head} {}(\n    {})\n{{",
+            "/* group {}: {:?}{} */\n{head} {}(\n    {})\n{{",
             g.index,
             g.names,
+            if serial {
+                ", one work-item per tile (too many barriers for PoCL)"
+            } else {
+                ""
+            },
             version_name(&kernel_name(self.ir.id, g.index), version),
             params.join(",\n    ")
         );
@@ -229,7 +256,7 @@ impl DeviceCode<'_> {
             .collect();
         let _ = writeln!(out, "  {}", unused.join(" "));
         let body = match &g.code {
-            GroupCode::Untiled(code) => self.print(code, 2, None),
+            GroupCode::Untiled(code) => self.print(code, 2, None, serial),
             GroupCode::Tiled(t) => {
                 let linearize = |a: &str, s: &[Expr]| linearize(&self.ir.data, a, s.to_vec());
                 let stager = Stager {
@@ -242,7 +269,7 @@ impl DeviceCode<'_> {
                 if version > 0 {
                     out.push_str(&indent(&stager.declarations(), 2));
                 }
-                self.tiled(t, &stager)
+                self.tiled(t, &stager, serial)
             }
         };
         out.push_str(&body);
@@ -252,7 +279,7 @@ impl DeviceCode<'_> {
 
     /// A tiled group's kernel body: its tile from the bucket, inner tile loops, the tile code
     /// (between the moves of its buffers when the version has some).
-    fn tiled(&self, t: &TiledGroup, stager: &Stager) -> String {
+    fn tiled(&self, t: &TiledGroup, stager: &Stager, serial: bool) -> String {
         let stage = Some(stager);
         let mut out = String::new();
         for (k, (lo, hi)) in t.points.iter().enumerate() {
@@ -287,16 +314,16 @@ impl DeviceCode<'_> {
         // A version staging an exclusive array runs a tile whose boxes of it overlap (lu's
         // diagonal tiles) from global memory.
         let stage_tile = |body: &KNode| {
-            let staged = self.print(body, 0, stage);
+            let staged = self.print(body, 0, stage, serial);
             if stager.version == 0 {
                 return staged;
             }
-            let moved = stager.moves(&staged, &barrier(self.dialect));
+            let moved = stager.moves(&staged, &barrier(self.dialect, serial));
             let tile = match stager.apart() {
                 Some(apart) => format!(
                     "const int polyc_apart = {apart};\nif (polyc_apart) {{\n{}}} else {{\n{}}}\n",
                     indent(&moved, 2),
-                    indent(&self.print(body, 0, None), 2)
+                    indent(&self.print(body, 0, None, serial), 2)
                 ),
                 None => moved,
             };
@@ -333,7 +360,7 @@ impl DeviceCode<'_> {
         out
     }
 
-    fn print(&self, code: &KNode, extra: usize, stager: Option<&Stager>) -> String {
+    fn print(&self, code: &KNode, extra: usize, stager: Option<&Stager>, serial: bool) -> String {
         let opts = COptions {
             openmp: false,
             index_type: "long".into(),
@@ -345,14 +372,16 @@ impl DeviceCode<'_> {
             data: &self.ir.data,
             dialect: self.dialect,
             stager: stager.filter(|s| s.version > 0),
+            serial,
         };
         c::print_k(&self.ir.data, code, &opts, Some(&hooks))
     }
 }
 
-/// The work-group's barrier.
-fn barrier(dialect: Dialect) -> String {
+/// The work-group's barrier; none for a work-group of one work-item ([`serial`]).
+fn barrier(dialect: Dialect, serial: bool) -> String {
     match dialect {
+        _ if serial => String::new(),
         Dialect::OpenCl => "barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);".into(),
         Dialect::Cuda => "__syncthreads();".into(),
     }
@@ -399,6 +428,8 @@ struct Hooks<'a> {
     dialect: Dialect,
     /// The kernel version's buffers, when it has some.
     stager: Option<&'a Stager<'a>>,
+    /// One work-item per work-group: no barriers ([`serial`]).
+    serial: bool,
 }
 
 impl Hooks<'_> {
@@ -479,7 +510,7 @@ impl DeviceHooks for Hooks<'_> {
     }
 
     fn barrier(&self) -> String {
-        barrier(self.dialect)
+        barrier(self.dialect, self.serial)
     }
 
     fn points_open(&self, wave: &Expr, vars: &[String], origins: &[String]) -> Vec<String> {
@@ -501,7 +532,7 @@ impl DeviceHooks for Hooks<'_> {
     /// OpenCL only: PoCL needs it (see [`crate::c`]'s entered loops); CUDA's compiler does
     /// not, and the CUDA code measured on the H100 stays as it was.
     fn entered_barrier_loops(&self) -> bool {
-        self.dialect == Dialect::OpenCl
+        self.dialect == Dialect::OpenCl && !self.serial
     }
 }
 
@@ -547,4 +578,43 @@ pub fn unsupported<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Option<String> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group_with_barriers(n: usize) -> GroupIr {
+        let inner = KNode::Block(vec![KNode::Barrier; n / 2]);
+        let code = KNode::Block(vec![
+            KNode::If {
+                cond: Expr::var("c"),
+                then: Box::new(inner),
+                other: None,
+            },
+            KNode::Block(vec![KNode::Barrier; n - n / 2]),
+        ]);
+        GroupIr {
+            index: 0,
+            names: vec!["S0".into()],
+            outer: Vec::new(),
+            code: GroupCode::Untiled(code),
+        }
+    }
+
+    #[test]
+    fn only_opencl_kernels_past_the_limit_run_serially() {
+        let at = group_with_barriers(SERIAL_BARRIERS);
+        let past = group_with_barriers(SERIAL_BARRIERS + 1);
+        assert!(!serial(&at, Dialect::OpenCl));
+        assert!(serial(&past, Dialect::OpenCl));
+        assert!(!serial(&past, Dialect::Cuda));
+    }
+
+    #[test]
+    fn a_serial_kernel_prints_no_barrier() {
+        assert!(barrier(Dialect::OpenCl, true).is_empty());
+        assert!(barrier(Dialect::OpenCl, false).starts_with("barrier("));
+        assert_eq!(barrier(Dialect::Cuda, false), "__syncthreads();");
+    }
 }

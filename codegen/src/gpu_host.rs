@@ -9,7 +9,7 @@ use avelas_contract::{ConfigFns, AVELAS_FNS};
 use rosepolly::model::expr::Expr;
 use rosepolly::syntax::FLOORD;
 
-use crate::device::{kernel_args, kernel_name, versions, Dialect, KernelArg};
+use crate::device::{kernel_args, kernel_name, serial, versions, Dialect, KernelArg};
 use crate::footprint::{self, Footprint};
 use crate::gpu_api::{self, GpuApi, Transfer};
 use crate::host::{group_opening, indent, Labels, TileWalk};
@@ -21,6 +21,7 @@ use crate::names::user;
 pub struct GpuHost<'a> {
     pub ir: &'a ScopIr,
     api: &'static dyn GpuApi,
+    dialect: Dialect,
     /// The name of the static string holding the OpenCL kernels' source.
     pub source: String,
     /// What moves of each array, by name.
@@ -54,6 +55,7 @@ impl<'a> GpuHost<'a> {
         GpuHost {
             ir,
             api: gpu_api::api(dialect),
+            dialect,
             source,
             footprints,
             labels: Labels::default(),
@@ -157,8 +159,13 @@ impl<'a> GpuHost<'a> {
             GroupCode::Tiled(t) => (t.host_dims, t.threads.clone()),
             GroupCode::Untiled(_) => (0, None),
         };
-        let (kernel, max_wg, padding) = self.api.kernel(i, &name, &self.source);
+        let (kernel, mut max_wg, padding) = self.api.kernel(i, &name, &self.source);
         s.push_str(&kernel);
+        let serial = serial(g, self.dialect);
+        if serial {
+            // The kernel has no barriers: one work-item per work-group.
+            max_wg = "1".into();
+        }
         let _ = writeln!(
             s,
             "avelas_tile_bucket *polyc_tb{i} = avelas_tile_bucket_alloc({host_dims});"
@@ -191,7 +198,7 @@ impl<'a> GpuHost<'a> {
             }
             let _ = writeln!(s, "}}");
         }
-        let pad = if layout.is_none() {
+        let pad = if layout.is_none() || serial {
             "1".to_string()
         } else {
             padding

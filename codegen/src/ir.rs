@@ -123,6 +123,20 @@ impl KNode {
         }
     }
 
+    /// How many nodes, this one and those inside it, `pred` holds for.
+    pub fn count(&self, pred: &impl Fn(&KNode) -> bool) -> usize {
+        usize::from(pred(self))
+            + match self {
+                KNode::Block(v) => v.iter().map(|c| c.count(pred)).sum(),
+                KNode::For(l) => l.body.count(pred),
+                KNode::If { then, other, .. } => {
+                    then.count(pred) + other.as_ref().map_or(0, |o| o.count(pred))
+                }
+                KNode::Points { body, .. } | KNode::Single(body) => body.count(pred),
+                KNode::Stmt { .. } | KNode::Barrier => 0,
+            }
+    }
+
     /// Does `pred` hold for this node or one inside it?
     pub fn any(&self, pred: &impl Fn(&KNode) -> bool) -> bool {
         pred(self)
