@@ -453,8 +453,7 @@ impl<'c> State<'_, 'c> {
 
     /// Record the band: parallel flags, then what its dimensions leave unordered.
     fn close_band(&mut self, start: usize, depth: usize, pieces: Vec<Piece<'c>>) {
-        let (marks, remaining) =
-            deltas::band_marks(self.scop, pieces, &self.rows, &self.kinds, start, depth);
+        let (marks, remaining) = deltas::band_marks(pieces, &self.rows, &self.kinds, start, depth);
         let parallel = marks.iter().map(|l| l.iter().all(|&p| p)).collect();
         for (k, loops) in marks.into_iter().enumerate() {
             self.parallel[start + k] = loops;

@@ -12,50 +12,61 @@ use rosepolly::model::Scop;
 use crate::schedule::{DimKind, Row};
 
 /// `{ S[x] -> T[y] : r_T(y) <op> r_S(x) }` in the piece's spaces.
-fn relation<'c>(scop: &Scop, piece: &Map<'c>, src: &Row, sink: &Row, op: &str) -> Map<'c> {
-    let (tin, tout) = (
-        piece.in_tuple_name().expect("named source"),
-        piece.out_tuple_name().expect("named sink"),
-    );
-    let xs: Vec<String> = (0..src.coeffs.len()).map(|k| format!("_x{k}")).collect();
-    let ys: Vec<String> = (0..sink.coeffs.len()).map(|k| format!("_y{k}")).collect();
-    let (a, b) = (sink.expr(&ys), src.expr(&xs));
-    let cond = if op == "!=" {
-        format!("{a} < {b} or {a} > {b}")
-    } else {
-        format!("{a} {op} {b}")
+fn relation<'c>(piece: &Map<'c>, src: &Row, sink: &Row, op: Op) -> Map<'c> {
+    // δ = sink·y + c_sink - (src·x + c_src), as a row over (x, y, 1).
+    let delta: Vec<i64> = src
+        .coeffs
+        .iter()
+        .map(|c| -c)
+        .chain(sink.coeffs.iter().copied())
+        .chain([sink.constant - src.constant])
+        .collect();
+    let negated = || -> Vec<i64> { delta.iter().map(|c| -c).collect() };
+    // `δ < 0` is `-δ - 1 >= 0`; `δ > 0` is `δ - 1 >= 0`.
+    let less = || {
+        let mut r = negated();
+        *r.last_mut().expect("a constant") -= 1;
+        piece.constraint_like(&r, false)
     };
-    let text = format!(
-        "{}{{ {tin}[{}] -> {tout}[{}] : {cond} }}",
-        scop.isl_params(),
-        xs.join(", "),
-        ys.join(", ")
-    );
-    piece
-        .parse_sibling(&text)
-        .expect("distance constraints are well-formed")
+    match op {
+        Op::Zero => piece.constraint_like(&delta, true),
+        Op::Negative => less(),
+        Op::NonZero => {
+            let mut more = delta.clone();
+            *more.last_mut().expect("a constant") -= 1;
+            less().union(piece.constraint_like(&more, false))
+        }
+    }
+}
+
+/// Which distances [`relation`] keeps.
+#[derive(Clone, Copy)]
+enum Op {
+    Zero,
+    Negative,
+    NonZero,
 }
 
 /// The instances of `piece` the dimension does not order (`δ = 0`).
-pub fn unordered<'c>(scop: &Scop, piece: &Map<'c>, src: &Row, sink: &Row) -> Map<'c> {
+pub fn unordered<'c>(piece: &Map<'c>, src: &Row, sink: &Row) -> Map<'c> {
     piece
         .clone()
-        .intersect(relation(scop, piece, src, sink, "="))
+        .intersect(relation(piece, src, sink, Op::Zero))
 }
 
 /// Does the dimension order some instance of the piece (`δ ≠ 0` somewhere)?
-pub fn carries(scop: &Scop, piece: &Map, src: &Row, sink: &Row) -> bool {
+pub fn carries(piece: &Map, src: &Row, sink: &Row) -> bool {
     !piece
         .clone()
-        .intersect(relation(scop, piece, src, sink, "!="))
+        .intersect(relation(piece, src, sink, Op::NonZero))
         .is_empty()
 }
 
 /// Does the dimension order some instance the wrong way (`δ < 0` somewhere)?
-pub fn violates(scop: &Scop, piece: &Map, src: &Row, sink: &Row) -> bool {
+pub fn violates(piece: &Map, src: &Row, sink: &Row) -> bool {
     !piece
         .clone()
-        .intersect(relation(scop, piece, src, sink, "<"))
+        .intersect(relation(piece, src, sink, Op::Negative))
         .is_empty()
 }
 
@@ -84,10 +95,10 @@ pub(crate) fn direct_pieces<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Piece<'c>>
 }
 
 /// Does dimension `d` of `rows` (per statement) carry some instance of some piece?
-pub(crate) fn any_carried(scop: &Scop, pieces: &[Piece], rows: &[Vec<Row>], d: usize) -> bool {
+pub(crate) fn any_carried(pieces: &[Piece], rows: &[Vec<Row>], d: usize) -> bool {
     pieces
         .iter()
-        .any(|p| carries(scop, &p.remaining, &rows[p.src][d], &rows[p.sink][d]))
+        .any(|p| carries(&p.remaining, &rows[p.src][d], &rows[p.sink][d]))
 }
 
 /// Per statement: whether its loop at dimension `d` carries none of the pieces. The statements
@@ -96,7 +107,6 @@ pub(crate) fn any_carried(scop: &Scop, pieces: &[Piece], rows: &[Vec<Row>], d: u
 /// among the pieces), and a carried piece makes the loop sequential for them alone: gramschmidt's
 /// column updates stay parallel beside the norm's reduction, which the same dimension carries.
 pub(crate) fn parallel_loops(
-    scop: &Scop,
     pieces: &[Piece],
     rows: &[Vec<Row>],
     kinds: &[DimKind],
@@ -110,7 +120,7 @@ pub(crate) fn parallel_loops(
     };
     let sequential: Vec<Vec<i64>> = pieces
         .iter()
-        .filter(|p| carries(scop, &p.remaining, &rows[p.src][d], &rows[p.sink][d]))
+        .filter(|p| carries(&p.remaining, &rows[p.src][d], &rows[p.sink][d]))
         .flat_map(|p| [key(p.src), key(p.sink)])
         .collect();
     (0..rows.len())
@@ -119,16 +129,11 @@ pub(crate) fn parallel_loops(
 }
 
 /// Narrow every piece to what dimension `d` leaves unordered; drop the pieces it orders fully.
-pub(crate) fn restrict<'c>(
-    scop: &Scop,
-    pieces: Vec<Piece<'c>>,
-    rows: &[Vec<Row>],
-    d: usize,
-) -> Vec<Piece<'c>> {
+pub(crate) fn restrict<'c>(pieces: Vec<Piece<'c>>, rows: &[Vec<Row>], d: usize) -> Vec<Piece<'c>> {
     pieces
         .into_iter()
         .map(|p| {
-            let remaining = unordered(scop, &p.remaining, &rows[p.src][d], &rows[p.sink][d]);
+            let remaining = unordered(&p.remaining, &rows[p.src][d], &rows[p.sink][d]);
             Piece { remaining, ..p }
         })
         .filter(|p| !p.remaining.is_empty())
@@ -138,7 +143,6 @@ pub(crate) fn restrict<'c>(
 /// The loop marks of a band's dimensions `start..start + depth` (per dimension, per statement:
 /// [`parallel_loops`]) from the pieces left at its start, and the pieces the band leaves.
 pub(crate) fn band_marks<'c>(
-    scop: &Scop,
     pieces: Vec<Piece<'c>>,
     rows: &[Vec<Row>],
     kinds: &[DimKind],
@@ -148,8 +152,8 @@ pub(crate) fn band_marks<'c>(
     let mut remaining = pieces;
     let mut marks = Vec::new();
     for d in start..start + depth {
-        marks.push(parallel_loops(scop, &remaining, rows, kinds, d));
-        remaining = restrict(scop, remaining, rows, d);
+        marks.push(parallel_loops(&remaining, rows, kinds, d));
+        remaining = restrict(remaining, rows, d);
     }
     (marks, remaining)
 }

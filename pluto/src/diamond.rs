@@ -93,17 +93,16 @@ pub fn apply<'c>(ctx: &'c Ctx, scop: &Scop<'c>, schedule: &mut Schedule) {
                 let row = rows.remove(start + partner);
                 rows.insert(start + 1, row);
             }
-            remark_band(scop, schedule, b, pieces);
+            remark_band(schedule, b, pieces);
         }
         schedule.bands[b].diamond = Some(diamond);
     }
 }
 
 /// The band's parallel marks, from the pieces left at its start, after its rows moved.
-fn remark_band<'c>(scop: &Scop<'c>, schedule: &mut Schedule, b: usize, pieces: Vec<Piece<'c>>) {
+fn remark_band<'c>(schedule: &mut Schedule, b: usize, pieces: Vec<Piece<'c>>) {
     let (start, depth) = (schedule.bands[b].start, schedule.bands[b].depth);
-    let (marks, _) =
-        deltas::band_marks(scop, pieces, &schedule.rows, &schedule.kinds, start, depth);
+    let (marks, _) = deltas::band_marks(pieces, &schedule.rows, &schedule.kinds, start, depth);
     for (k, loops) in marks.into_iter().enumerate() {
         let whole = loops.iter().all(|&p| p);
         schedule.bands[b].parallel[k] = whole;
@@ -135,7 +134,7 @@ fn find<'c>(
     // Every dependence the band's tiles must respect: those no dimension before it orders.
     let mut pieces = deltas::direct_pieces(ctx, scop);
     for d in 0..band.start {
-        pieces = deltas::restrict(scop, pieces, &schedule.rows, d);
+        pieces = deltas::restrict(pieces, &schedule.rows, d);
     }
     if pieces.is_empty() {
         return None;

@@ -60,10 +60,10 @@ pub fn crosses(
         .filter(|p| statements.contains(&p.src) && statements.contains(&p.sink))
         .collect();
     for d in 0..before {
-        pieces = deltas::restrict(scop, pieces, &schedule.rows, d);
+        pieces = deltas::restrict(pieces, &schedule.rows, d);
     }
     dims.iter()
-        .any(|&d| deltas::any_carried(scop, &pieces, &schedule.rows, d))
+        .any(|&d| deltas::any_carried(&pieces, &schedule.rows, d))
 }
 
 /// Component of each statement in the graph of the pieces, numbered in topological order.
@@ -82,7 +82,7 @@ fn band(scop: &Scop, schedule: &Schedule, b: usize, all: &[Piece]) -> IntraTile 
     let n = scop.statements.len();
     let mut pieces: Vec<Piece> = all.to_vec();
     for d in 0..band.start {
-        pieces = deltas::restrict(scop, pieces, &schedule.rows, d);
+        pieces = deltas::restrict(pieces, &schedule.rows, d);
     }
     let mut parallel = vec![true; band.depth];
     for (i, par) in parallel.iter_mut().enumerate() {
@@ -96,10 +96,10 @@ fn band(scop: &Scop, schedule: &Schedule, b: usize, all: &[Piece]) -> IntraTile 
                 parallel,
             };
         }
-        let carried = deltas::any_carried(scop, &pieces, &schedule.rows, d);
+        let carried = deltas::any_carried(&pieces, &schedule.rows, d);
         if carried {
             *par = false;
-            pieces = deltas::restrict(scop, pieces, &schedule.rows, d);
+            pieces = deltas::restrict(pieces, &schedule.rows, d);
             if pieces.is_empty() {
                 break;
             }

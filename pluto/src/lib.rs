@@ -168,7 +168,7 @@ pub fn original_schedule<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Schedule {
     let mut loop_parallel = Vec::new();
     let mut bands = Vec::new();
     for (d, kind) in kinds.iter().enumerate() {
-        let loops = deltas::parallel_loops(scop, &pieces, &rows, &kinds, d);
+        let loops = deltas::parallel_loops(&pieces, &rows, &kinds, d);
         let whole = loops.iter().all(|&p| p);
         parallel.push(whole);
         loop_parallel.push(loops);
@@ -181,7 +181,7 @@ pub fn original_schedule<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Schedule {
                 diamond: None,
             });
         }
-        pieces = deltas::restrict(scop, pieces, &rows, d);
+        pieces = deltas::restrict(pieces, &rows, d);
     }
     Schedule {
         rows,

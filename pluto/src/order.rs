@@ -15,6 +15,8 @@
 //! order among hyperplanes of equal cost.
 
 use rosepolly::math::isl::Map;
+
+use crate::schedule::Row;
 use rosepolly::model::{AccessKind, DepKind, Dependence, Scop};
 
 /// Split a dependence into its edges as Pluto's dependence tester reports them, one per pair
@@ -61,24 +63,13 @@ pub struct Direction {
 pub fn direction(scop: &Scop, relation: &Map, src: usize, sink: usize) -> Direction {
     let (ds, dt) = (scop.statements[src].depth(), scop.statements[sink].depth());
     let common = ds.min(dt);
-    let (tin, tout) = (
-        relation.in_tuple_name().expect("named source"),
-        relation.out_tuple_name().expect("named sink"),
-    );
-    let xs: Vec<String> = (0..ds).map(|k| format!("_x{k}")).collect();
-    let ys: Vec<String> = (0..dt).map(|k| format!("_y{k}")).collect();
     let extends: Vec<bool> = (0..common)
         .map(|i| {
-            let text = format!(
-                "{}{{ {tin}[{}] -> {tout}[{}] : _y{i} < _x{i} or _y{i} > _x{i} }}",
-                scop.isl_params(),
-                xs.join(", "),
-                ys.join(", ")
-            );
-            let nonzero = relation
-                .parse_sibling(&text)
-                .expect("direction constraints are well-formed");
-            !relation.clone().intersect(nonzero).is_empty()
+            let unit = |depth: usize| Row {
+                coeffs: (0..depth).map(|k| i64::from(k == i)).collect(),
+                constant: 0,
+            };
+            crate::deltas::carries(relation, &unit(ds), &unit(dt))
         })
         .collect();
     let count = extends.iter().filter(|e| **e).count();

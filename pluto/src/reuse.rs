@@ -24,7 +24,6 @@ pub fn wavefront_reuse(ctx: &Ctx, scop: &Scop, schedule: &Schedule) -> Vec<usize
                     let mut m = m.clone();
                     for d in 0..band.start {
                         m = crate::deltas::unordered(
-                            scop,
                             &m,
                             &schedule.rows[*src][d],
                             &schedule.rows[*sink][d],
@@ -43,7 +42,7 @@ pub fn wavefront_reuse(ctx: &Ctx, scop: &Scop, schedule: &Schedule) -> Vec<usize
                             constant: acc.constant + r.constant,
                         })
                     };
-                    !crate::deltas::unordered(scop, &m, &sum(*src), &sum(*sink)).is_empty()
+                    !crate::deltas::unordered(&m, &sum(*src), &sum(*sink)).is_empty()
                 })
                 .count()
         })
