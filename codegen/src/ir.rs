@@ -123,32 +123,27 @@ impl KNode {
         }
     }
 
+    /// The nodes directly inside this one.
+    fn children(&self) -> Vec<&KNode> {
+        match self {
+            KNode::Block(v) => v.iter().collect(),
+            KNode::For(l) => vec![&l.body],
+            KNode::If { then, other, .. } => std::iter::once(then.as_ref())
+                .chain(other.as_deref())
+                .collect(),
+            KNode::Points { body, .. } | KNode::Single(body) => vec![body],
+            KNode::Stmt { .. } | KNode::Barrier => Vec::new(),
+        }
+    }
+
     /// How many nodes, this one and those inside it, `pred` holds for.
     pub fn count(&self, pred: &impl Fn(&KNode) -> bool) -> usize {
-        usize::from(pred(self))
-            + match self {
-                KNode::Block(v) => v.iter().map(|c| c.count(pred)).sum(),
-                KNode::For(l) => l.body.count(pred),
-                KNode::If { then, other, .. } => {
-                    then.count(pred) + other.as_ref().map_or(0, |o| o.count(pred))
-                }
-                KNode::Points { body, .. } | KNode::Single(body) => body.count(pred),
-                KNode::Stmt { .. } | KNode::Barrier => 0,
-            }
+        usize::from(pred(self)) + self.children().iter().map(|c| c.count(pred)).sum::<usize>()
     }
 
     /// Does `pred` hold for this node or one inside it?
     pub fn any(&self, pred: &impl Fn(&KNode) -> bool) -> bool {
-        pred(self)
-            || match self {
-                KNode::Block(v) => v.iter().any(|c| c.any(pred)),
-                KNode::For(l) => l.body.any(pred),
-                KNode::If { then, other, .. } => {
-                    then.any(pred) || other.as_ref().is_some_and(|o| o.any(pred))
-                }
-                KNode::Points { body, .. } | KNode::Single(body) => body.any(pred),
-                KNode::Stmt { .. } | KNode::Barrier => false,
-            }
+        pred(self) || self.children().iter().any(|c| c.any(pred))
     }
 }
 

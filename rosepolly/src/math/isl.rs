@@ -849,6 +849,19 @@ impl<'c> Set<'c> {
     }
 }
 
+/// isl's matrix of constraint `rows`, each `columns` integers (the layout
+/// `isl_basic_*_from_constraint_matrices` reads).
+fn constraint_matrix(ctx: &raw::Context, rows: &[Vec<i64>], columns: usize) -> raw::Mat {
+    let mut m = ok(raw::Mat::alloc(ctx, rows.len() as u32, columns as u32));
+    for (i, r) in rows.iter().enumerate() {
+        for (j, &c) in r.iter().enumerate() {
+            let v = ok(raw::Val::int_from_si(ctx, c));
+            m = ok(m.set_element_val(i as i32, j as i32, v));
+        }
+    }
+    m
+}
+
 impl<'c> BasicSet<'c> {
     pub fn parse(ctx: &'c Ctx, text: &str) -> Result<BasicSet<'c>, IslError> {
         let r = fallible(raw::BasicSet::read_from_str(ctx.raw(), text))?;
@@ -863,21 +876,14 @@ impl<'c> BasicSet<'c> {
     /// text parser, which dominated the scheduler's exact integer programs (a third of adi's
     /// compile time went into parsing them).
     pub fn from_rows(ctx: &'c Ctx, n: usize, eq: &[Vec<i64>], ineq: &[Vec<i64>]) -> BasicSet<'c> {
-        let mat = |rows: &[Vec<i64>]| {
-            let mut m = ok(raw::Mat::alloc(ctx.raw(), rows.len() as u32, n as u32 + 1));
-            for (i, r) in rows.iter().enumerate() {
-                assert_eq!(
-                    r.len(),
-                    n + 1,
-                    "a constraint row has n coefficients and a constant"
-                );
-                for (j, &c) in r.iter().enumerate() {
-                    let v = Val::int(ctx, c).into_raw();
-                    m = ok(m.set_element_val(i as i32, j as i32, v));
-                }
-            }
-            m
-        };
+        for r in eq.iter().chain(ineq) {
+            assert_eq!(
+                r.len(),
+                n + 1,
+                "a constraint row has n coefficients and a constant"
+            );
+        }
+        let mat = |rows: &[Vec<i64>]| constraint_matrix(ctx.raw(), rows, n + 1);
         let space = ok(raw::Space::set_alloc(ctx.raw(), 0, n as u32));
         BasicSet::wrap(ok(raw::BasicSet::from_constraint_matrices(
             space,
@@ -1128,27 +1134,19 @@ impl<'c> Map<'c> {
         );
         let ctx = self.raw.get_ctx();
         let columns = n_in + n_out + n_param + 1;
-        let mat = |rows: &[&[i64]]| {
-            let mut m = ok(raw::Mat::alloc(&ctx, rows.len() as u32, columns as u32));
-            for (i, r) in rows.iter().enumerate() {
-                // Columns: input, output, parameters (zero), constant.
-                let (dims, constant) = r.split_at(n_in + n_out);
-                let full = dims
-                    .iter()
-                    .copied()
-                    .chain(std::iter::repeat_n(0, n_param))
-                    .chain(constant.iter().copied());
-                for (j, c) in full.enumerate() {
-                    let v = raw::Val::int_from_si(&ctx, c);
-                    m = ok(m.set_element_val(i as i32, j as i32, ok(v)));
-                }
-            }
-            m
+        // Columns: input, output, parameters (zero), constant.
+        let (dims, constant) = row.split_at(n_in + n_out);
+        let full: Vec<i64> = dims
+            .iter()
+            .copied()
+            .chain(std::iter::repeat_n(0, n_param))
+            .chain(constant.iter().copied())
+            .collect();
+        let (eq, ineq) = match equality {
+            true => (vec![full], vec![]),
+            false => (vec![], vec![full]),
         };
-        let (eq, ineq): (Vec<&[i64]>, Vec<&[i64]>) = match equality {
-            true => (vec![row], vec![]),
-            false => (vec![], vec![row]),
-        };
+        let mat = |rows: &[Vec<i64>]| constraint_matrix(&ctx, rows, columns);
         let space = ok(self.raw.get_space());
         Map::from_basic_map(BasicMap::wrap(ok(raw::BasicMap::from_constraint_matrices(
             space,
