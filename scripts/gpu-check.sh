@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
-# The whole GPU check of the CUDA target (issue 6), in two steps:
+# The whole GPU check of the CUDA target, in two steps:
 #
-#   scripts/gpu-check.sh prepare   # here: polyc writes every kernel's .cu (SMALL, MEDIUM)
+#   scripts/gpu-check.sh prepare   # here: polyc writes every kernel's .cu (SMALL, MEDIUM, LARGE)
 #                                  # into gpu-pack/, with polyc and avelas-rt's library
-#   scripts/gpu-check.sh run [check|sanitize|time|polyc-run]   # on a machine with nvcc and an NVIDIA GPU (the
-#                                  # device tool: carry gpu-pack); both parts by default
+#   scripts/gpu-check.sh run [all|check|sanitize|time|tune|polyc-run]
+#                                  # on a machine with nvcc and an NVIDIA GPU (the device tool:
+#                                  # carry gpu-pack); all parts by default
 #
-# `run` builds each program with nvcc, runs it at SMALL and MEDIUM with three tile-size
-# settings and compares its array dumps with the original program's (gcc); runs
-# compute-sanitizer on jacobi-2d, seidel-2d, gemm, lu and adi; and times the CUDA programs
-# against the original on the host CPU at LARGE with `polyc bench` (PolyBench's timer, RUNS runs
-# each, default 1). Results go to $OUT (or gpu-out/) as check.log, times.md (and bench/),
-# sanitizer.log.
+# `run` builds every program with nvcc (and the original with gcc) in parallel, then
+# - check: runs each CUDA program at SMALL and MEDIUM with the default settings, tile sizes 32,
+#   16,8,64 and 3,5,7 (and, at SMALL, local memory off and a 4 KiB window) and compares its array
+#   dumps with the original's (built with -ffp-contract=off, the CUDA one with --fmad=false: equal
+#   bytes are required); the checks run several programs at a time on the one GPU;
+# - sanitize, beside the checks: compute-sanitizer's memcheck, racecheck and synccheck on
+#   jacobi-2d, seidel-2d, gemm, lu and adi at SMALL;
+# - time, alone on the GPU: every kernel at LARGE with the default settings (no POLYC_*
+#   variable), PolyBench's timer, median of 3 runs (1 when a run takes over 2 s), against the
+#   original built with gcc -O3 -march=native on the device machine's CPU (one thread; four
+#   originals at a time, beside the CUDA runs); then one POLYC_PROFILE=1 run for the launch counts.
+# - polyc-run: `polyc run` on jacobi-2d must pick CUDA, build and run;
+# - tune: `polyc tune` on TUNE_KERNELS (default gemm jacobi-2d) at LARGE, exhaustive and guided.
+# Results go to $OUT (or gpu-out/), at most eight files (what the device tool brings back):
+# build.log, check.log, sanitizer.log, polyc-run.log, times.md, times-raw.txt, tune.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 suite=polybench/suite
 pack=gpu-pack
+# KERNELS="gemm lu" restricts the run to those kernels.
 kernels=$(grep -v '^#' $suite/utilities/benchmark_list)
+TUNE_KERNELS=${TUNE_KERNELS-gemm jacobi-2d}
+if [ -n "${KERNELS:-}" ]; then
+  kernels=$(for k in $KERNELS; do grep -E "/$k/$k\.c$" <<< "$kernels"; done)
+fi
 
 prepare() {
   set -e
@@ -30,29 +45,91 @@ prepare() {
   for f in $kernels; do
     k=$(basename "$f" .c)
     dir=$suite/$(dirname "$f")
-    for ds in SMALL MEDIUM; do
+    for ds in SMALL MEDIUM LARGE; do
       target/release/polyc -I $suite/utilities -I "$dir" -D${ds}_DATASET "$suite/$f" -o "$pack/$k-$ds.cu"
     done
   done
   echo "gpu-pack: $(ls $pack | wc -l) files, $(du -sh $pack | cut -f1)"
 }
 
-# build KERNEL-PATH DATASET: the CUDA program and the original, with dumps (and timer).
+# build_one KERNEL-PATH DATASET check|time: the CUDA program and the original; for checks with
+# dumps (and the original's dump as the reference), for times with PolyBench's timer.
 build_one() {
   local f=$1 ds=$2 mode=$3
-  local k dir flags
+  local k dir flags cflags nvflags
   k=$(basename "$f" .c)
   dir=$suite/$(dirname "$f")
   flags="-I $suite/utilities -I $dir -D${ds}_DATASET"
-  if [ "$mode" = time ]; then flags="$flags -DPOLYBENCH_TIME"; else flags="$flags -DPOLYBENCH_DUMP_ARRAYS"; fi
-  gcc -O3 -ffp-contract=off $flags "$suite/$f" $suite/utilities/polybench.c -o "$work/$k-$ds-$mode-orig" -lm \
-    || { echo "BUILD-FAIL orig $k $ds"; return; }
-  nvcc -O3 --fmad=false -arch=sm_90 $flags "$pack/$k-$ds.cu" -x cu $suite/utilities/polybench.c \
+  if [ "$mode" = time ]; then
+    flags="$flags -DPOLYBENCH_TIME" cflags="-O3 -march=native" nvflags="-O3"
+  elif [ "$mode" = tune ]; then
+    flags="$flags -DPOLYBENCH_DUMP_ARRAYS" cflags="-O3" nvflags="-O3"
+  else
+    flags="$flags -DPOLYBENCH_DUMP_ARRAYS" cflags="-O3 -ffp-contract=off" nvflags="-O3 --fmad=false"
+  fi
+  # shellcheck disable=SC2086
+  gcc $cflags $flags "$suite/$f" $suite/utilities/polybench.c -o "$work/$k-$ds-$mode-orig" -lm \
+    || { echo "BUILD-FAIL orig $k $ds $mode"; return; }
+  # shellcheck disable=SC2086
+  nvcc $nvflags -arch=sm_90 $flags "$pack/$k-$ds.cu" -x cu $suite/utilities/polybench.c \
     -L$pack -lavelas_rt -Xlinker -rpath=$PWD/$pack -lm -o "$work/$k-$ds-$mode-cuda" 2>"$work/$k-$ds-$mode.nvcc" \
-    || { echo "BUILD-FAIL cuda $k $ds: $(head -c 600 "$work/$k-$ds-$mode.nvcc")"; return; }
+    || { echo "BUILD-FAIL cuda $k $ds $mode: $(head -c 600 "$work/$k-$ds-$mode.nvcc")"; return; }
+  if [ "$mode" = check ]; then
+    timeout 300 "$work/$k-$ds-check-orig" 2> "$work/$k-$ds.ref" >/dev/null || echo "REF-FAIL $k $ds"
+  fi
   echo "built $k $ds $mode"
 }
-export -f build_one
+
+# check_one KERNEL DATASET SETTING: one CUDA run against the original's dump; SETTING is
+# `default`, `lm=BYTES` or a tile-size list.
+check_one() {
+  local k=$1 ds=$2 setting=$3 exe got env=()
+  exe="$work/$k-$ds-check-cuda"
+  got="$work/$k-$ds-$setting.got"
+  [ -x "$exe" ] || { echo "FAIL $k $ds $setting: not built"; return; }
+  case "$setting" in
+    default) ;;
+    lm=*) env=("POLYC_LOCAL_MEM=${setting#lm=}") ;;
+    *) env=("POLYC_TILE_SIZES=$setting") ;;
+  esac
+  if env "${env[@]}" POLYC_PROFILE=1 timeout 300 "$exe" 2> "$got" >/dev/null; then
+    local prof
+    prof=$(grep '^polyc: scop' "$got" | head -1)
+    if grep -v '^polyc' "$got" | cmp -s - "$work/$k-$ds.ref"; then
+      echo "PASS $k $ds $setting $prof"
+    else
+      echo "FAIL $k $ds $setting: dumps differ $(grep -v '^polyc' "$got" | diff - "$work/$k-$ds.ref" | head -3 | tr '\n' ' ')"
+    fi
+  else
+    echo "FAIL $k $ds $setting: exit $? $(tail -c 400 "$got" | tr '\n' ' ')"
+  fi
+}
+
+# sanitize_one KERNEL TOOL: compute-sanitizer on the SMALL program with tile sizes 16,8,16.
+sanitize_one() {
+  local k=$1 tool=$2 r exe="$work/$1-SMALL-check-cuda"
+  [ -x "$exe" ] || return
+  r=$(POLYC_TILE_SIZES=16,8,16 timeout 120 compute-sanitizer --tool "$tool" "$exe" 2>/dev/null \
+    | grep '^=========' | tail -2 | tr '\n' ' ')
+  [ -n "$r" ] || r="no report (timed out after 120 s)"
+  echo "$k $tool: $r"
+}
+
+# median of the numbers on stdin
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# time_orig KERNEL: the original's PolyBench time at LARGE, median of 3 (1 past 2 s).
+time_orig() {
+  local k=$1 exe="$work/$1-LARGE-time-orig" t ts=()
+  [ -x "$exe" ] || { echo "$k -"; return; }
+  for _ in 1 2 3; do
+    t=$(timeout 300 "$exe" 2>/dev/null | tail -1)
+    ts+=("${t:--}")
+    awk -v t="${t:-99}" 'BEGIN { exit !(t > 2) }' && break
+  done
+  echo "$k $(printf '%s\n' "${ts[@]}" | grep -v -- - | median) ${ts[*]}"
+}
+export -f build_one check_one sanitize_one time_orig median
 export suite pack
 
 run() {
@@ -63,65 +140,57 @@ run() {
   export work
   export LD_LIBRARY_PATH=$PWD/$pack:${LD_LIBRARY_PATH:-}
   nvidia-smi -L || true
+  nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,utilization.gpu --format=csv || true
   nvcc --version | tail -2
-  jobs=()
+  lscpu | grep -E '^Model name|^CPU\(s\)' || true
+  local jobs=() t0=$SECONDS
   for f in $kernels; do
-    case "$part" in check|all) for ds in SMALL MEDIUM; do jobs+=("$f $ds check"); done ;; esac
-    case "$part" in sanitize) jobs+=("$f SMALL check") ;; esac
+    case "$part" in
+      check | sanitize | all) for ds in SMALL MEDIUM; do jobs+=("$f $ds check"); done ;;
+    esac
+    case "$part" in time | all) jobs+=("$f LARGE time") ;; esac
   done
+  case "$part" in tune | all) for k in $TUNE_KERNELS; do
+    f=$(grep -E "/$k/$k\\.c$" <<< "$kernels") && jobs+=("$f LARGE tune")
+  done ;; esac
   if [ ${#jobs[@]} -gt 0 ]; then
     printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -L 1 bash -c 'build_one $0 $1 $2' > "$out/build.log" 2>&1
-    grep BUILD-FAIL "$out/build.log"
-    echo "== built $(grep -c '^built' "$out/build.log") of ${#jobs[@]} programs"
+    grep -E 'BUILD-FAIL|REF-FAIL' "$out/build.log"
+    echo "== built $(grep -c '^built' "$out/build.log") of ${#jobs[@]} program pairs in $((SECONDS - t0)) s"
   fi
-
   case "$part" in
-    check) check; sanitize ;;
+    check) check & sanitize; wait ;;
     sanitize) sanitize ;;
     polyc-run) polyc_run ;;
     time) times ;;
-    *) check; sanitize; times ;;
+    tune) tune ;;
+    *) check & sanitize; wait; polyc_run; times; tune ;;
   esac
   rm -rf "$work"
 }
 
 check() {
-  : > "$out/check.log"
-  pass=0 fail=0
+  local t0=$SECONDS runs=()
   for f in $kernels; do
     k=$(basename "$f" .c)
     for ds in SMALL MEDIUM; do
-      [ -x "$work/$k-$ds-check-cuda" ] || { echo "FAIL $k $ds: not built" >> "$out/check.log"; fail=$((fail+1)); continue; }
-      "$work/$k-$ds-check-orig" 2> "$work/ref" >/dev/null
-      for sizes in 32 16,8,64 3,5,7; do
-        if POLYC_TILE_SIZES=$sizes POLYC_PROFILE=1 timeout 300 "$work/$k-$ds-check-cuda" 2> "$work/got" >/dev/null; then
-          prof=$(grep '^polyc: scop' "$work/got" | head -1)
-          if grep -v '^polyc' "$work/got" | cmp -s - "$work/ref"; then
-            echo "PASS $k $ds sizes=$sizes $prof" >> "$out/check.log"; pass=$((pass+1))
-          else
-            echo "FAIL $k $ds sizes=$sizes: dumps differ $(grep -v '^polyc' "$work/got" | diff - "$work/ref" | head -3 | tr '\n' ' ')" >> "$out/check.log"; fail=$((fail+1))
-          fi
-        else
-          echo "FAIL $k $ds sizes=$sizes: exit $? $(tail -c 400 "$work/got")" >> "$out/check.log"; fail=$((fail+1))
-        fi
-      done
+      for s in default 32 16,8,64 3,5,7; do runs+=("$k $ds $s"); done
     done
+    runs+=("$k SMALL lm=0" "$k SMALL lm=4096")
   done
-  echo "== dumps identical: $pass runs pass, $fail fail (kernels x SMALL,MEDIUM x 3 tile-size settings)"
+  printf '%s\n' "${runs[@]}" | xargs -P 8 -L 1 bash -c 'check_one $0 $1 $2' | sort > "$out/check.log"
+  echo "== check: $(grep -c ^PASS "$out/check.log") runs pass, $(grep -c ^FAIL "$out/check.log") fail of ${#runs[@]} (30 kernels x SMALL,MEDIUM x default,32,16-8-64,3-5-7, and SMALL with POLYC_LOCAL_MEM 0 and 4096) in $((SECONDS - t0)) s"
   grep FAIL "$out/check.log" | head -20
 }
 
 sanitize() {
-  : > "$out/sanitizer.log"
+  local runs=()
   for k in jacobi-2d seidel-2d gemm lu adi; do
-    exe="$work/$k-SMALL-check-cuda"
-    [ -x "$exe" ] || continue
-    for tool in memcheck racecheck synccheck; do
-      r=$(POLYC_TILE_SIZES=16,8,16 timeout 90 compute-sanitizer --tool $tool "$exe" 2>/dev/null | grep '^=========' | tail -2 | tr '\n' ' ')
-      [ -n "$r" ] || r="no report (timed out after 90 s)"
-      echo "$k $tool: $r" | tee -a "$out/sanitizer.log"
-    done
+    for tool in memcheck racecheck synccheck; do runs+=("$k $tool"); done
   done
+  printf '%s\n' "${runs[@]}" | xargs -P 15 -L 1 bash -c 'sanitize_one $0 $1' | sort > "$out/sanitizer.log"
+  echo "== sanitizer:"
+  cat "$out/sanitizer.log"
 }
 
 # `polyc run` itself on the device: it must pick CUDA, build with nvcc and run.
@@ -140,16 +209,70 @@ polyc_run() {
   fi
 }
 
-# The times: `polyc bench` (verified at SMALL, then timed at LARGE against the original on the
-# host CPU, tile sizes 32; its Markdown, CSV, JSON and charts go to $out/bench).
+# The times at LARGE, default settings: the originals four at a time on the CPU while the CUDA
+# programs run one at a time; then a profile run of each CUDA program for its launch counts.
 times() {
-  $pack/polyc bench --polybench $suite --targets cuda --datasets LARGE --verify-dataset SMALL \
-    --runs "${RUNS:-1}" --tile-sizes 32 --limit 120 --out "$out/bench"
-  cp "$out/bench/bench.md" "$out/times.md"
+  local t0=$SECONDS ks=()
+  for f in $kernels; do ks+=("$(basename "$f" .c)"); done
+  printf '%s\n' "${ks[@]}" | xargs -P 4 -L 1 bash -c 'time_orig $0' > "$work/orig.times" &
+  local orig_pid=$!
+  : > "$work/cuda.times"
+  for k in "${ks[@]}"; do
+    exe="$work/$k-LARGE-time-cuda" ts=()
+    [ -x "$exe" ] || { echo "$k -" >> "$work/cuda.times"; continue; }
+    for _ in 1 2 3; do
+      t=$(timeout 120 "$exe" 2>/dev/null | tail -1)
+      ts+=("${t:--}")
+      awk -v t="${t:-99}" 'BEGIN { exit !(t > 2) }' && break
+    done
+    echo "$k $(printf '%s\n' "${ts[@]}" | grep -v -- - | median) ${ts[*]}" >> "$work/cuda.times"
+  done
+  wait $orig_pid
+  echo "== timed in $((SECONDS - t0)) s"
+  {
+    echo "| kernel | original, host CPU (s) | CUDA program (s) | speed-up | CUDA profile of the SCoPs (default settings) |"
+    echo "|---|---:|---:|---:|---|"
+  } > "$out/times.md"
+  : > "$out/times.tsv"
+  for k in "${ks[@]}"; do
+    o=$(awk -v k="$k" '$1 == k { print $2 }' "$work/orig.times")
+    c=$(awk -v k="$k" '$1 == k { print $2 }' "$work/cuda.times")
+    prof=$(POLYC_PROFILE=1 timeout 60 "$work/$k-LARGE-time-cuda" 2>&1 >/dev/null | grep '^polyc: scop' \
+      | sed 's/^polyc: //' | tr '\n' ';')
+    sp=$(awk -v o="${o:-0}" -v c="${c:-0}" 'BEGIN { if (o > 0 && c > 0) printf "%.2f", o / c; else print "-" }')
+    echo "| $k | ${o:--} | ${c:--} | $sp | ${prof:-(profile run timed out)} |" >> "$out/times.md"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$k" "${o:--}" "${c:--}" "$sp" "$prof" >> "$out/times.tsv"
+  done
+  cat "$work/orig.times" "$work/cuda.times" "$out/times.tsv" > "$out/times-raw.txt"
+  rm "$out/times.tsv"
+  cut -d'|' -f2-5 "$out/times.md"
+  awk -F'|' 'NR > 2 && $5 + 0 > 0 { n++; s += log($5) } END { if (n) printf "== geomean speed-up over %d kernels: %.2f\n", n, exp(s / n) }' "$out/times.md"
+}
+
+# polyc tune on the CUDA programs of TUNE_KERNELS at LARGE: the exhaustive search and the
+# guided one over the same space (tile sizes 32, 64, 128 per dimension, the four local-memory
+# windows), one run per configuration; each search stops before the script's 560th second.
+tune() {
+  local space="--values pow2 --min-size 32 --max-size 128 --reps 1" left
+  mkdir -p "$work/tune"
+  for k in $TUNE_KERNELS; do
+    exe="$work/$k-LARGE-tune-cuda"
+    [ -x "$exe" ] || continue
+    for strategy in exhaustive guided; do
+      left=$((560 - SECONDS))
+      [ $left -gt 20 ] || { echo "tune $k $strategy: skipped, out of time"; continue; }
+      # shellcheck disable=SC2086
+      timeout $left $pack/polyc tune "$exe" --strategy $strategy $space --out "$work/tune/$strategy-$k" \
+        > "$work/tune/$strategy-$k.log" 2>&1
+      echo "tune $k $strategy: exit $?"
+      tail -4 "$work/tune/$strategy-$k.log"
+    done
+  done
+  tar czf "$out/tune.tgz" -C "$work" tune
 }
 
 case "${1:-}" in
   prepare) prepare ;;
   run) run "${2:-all}" ;;
-  *) echo "usage: scripts/gpu-check.sh prepare|run" >&2; exit 2 ;;
+  *) echo "usage: scripts/gpu-check.sh prepare|run [all|check|sanitize|time|polyc-run]" >&2; exit 2 ;;
 esac
