@@ -36,9 +36,20 @@ pub trait GpuApi {
     fn alloc(&self, dev: &str, bytes: &str) -> (String, String);
     /// One copy between host and device.
     fn copy(&self, c: Transfer) -> String;
-    /// Group `i`'s kernel `name`, built from the kernels' source `source` where the API needs
-    /// it; and C expressions of the largest work-group and the work-group padding.
-    fn kernel(&self, i: usize, name: &str, source: &str) -> (String, String, String);
+    /// Group `i`'s kernel `name` (and its `versions` staging versions beyond version 0), built
+    /// from the kernels' source `source` where the API needs it; and C expressions of the
+    /// largest work-group every version can launch with (`polyc_mwg<i>`, declared by the code)
+    /// and of the work-group padding. The largest work-group is the kernel's own, not the
+    /// device's: a kernel whose registers do not fit the device's largest block fails its launch
+    /// (CUDA's `cudaErrorLaunchOutOfResources`), and the thread bucket is made before the buffer
+    /// bucket picks the version.
+    fn kernel(
+        &self,
+        i: usize,
+        name: &str,
+        source: &str,
+        versions: usize,
+    ) -> (String, String, String);
     /// Group `i`'s thread bucket made available to its kernel.
     fn thread_bucket(&self, _i: usize) -> String {
         String::new()
@@ -95,12 +106,27 @@ impl GpuApi for OpenCl {
         format!("{f}({dev}, ({ptr})({host}), {off}, {len});")
     }
 
-    fn kernel(&self, i: usize, name: &str, source: &str) -> (String, String, String) {
+    fn kernel(
+        &self,
+        i: usize,
+        name: &str,
+        source: &str,
+        versions: usize,
+    ) -> (String, String, String) {
+        let mut code = format!(
+            "avelas_kernel *polyc_k{i} = avelas_cl_kernel(polyc_cl, {source}, \"{name}\");\n\
+             int polyc_mwg{i} = avelas_cl_max_work_group(polyc_k{i});\n"
+        );
+        for v in 1..=versions {
+            let _ = writeln!(
+                code,
+                "polyc_mwg{i} = (int)polyc_lmin(polyc_mwg{i}, avelas_cl_max_work_group(avelas_cl_kernel(polyc_cl, {source}, \"{}\")));",
+                version_name(name, v)
+            );
+        }
         (
-            format!(
-                "avelas_kernel *polyc_k{i} = avelas_cl_kernel(polyc_cl, {source}, \"{name}\");\n"
-            ),
-            format!("avelas_cl_max_work_group(polyc_k{i})"),
+            code,
+            format!("polyc_mwg{i}"),
             "avelas_cl_padding(polyc_cl)".to_string(),
         )
     }
@@ -216,13 +242,24 @@ impl GpuApi for Cuda {
         )
     }
 
-    fn kernel(&self, _i: usize, _name: &str, _source: &str) -> (String, String, String) {
-        // Kernels are compiled with the program; a warp is 32 threads.
-        (
-            String::new(),
-            "avelas_cuda_max_threads()".to_string(),
-            "32".to_string(),
-        )
+    fn kernel(
+        &self,
+        i: usize,
+        name: &str,
+        _source: &str,
+        versions: usize,
+    ) -> (String, String, String) {
+        // Kernels are compiled with the program; a warp is 32 threads. A block may hold no more
+        // threads than the registers each needs allow (`maxThreadsPerBlock`).
+        let mut code = format!("int polyc_mwg{i} = avelas_cuda_max_threads();\n");
+        for v in 0..=versions {
+            let _ = writeln!(
+                code,
+                "{{ struct cudaFuncAttributes polyc_fa; POLYC_CUDA(cudaFuncGetAttributes(&polyc_fa, (const void *){})); polyc_mwg{i} = (int)polyc_lmin(polyc_mwg{i}, polyc_fa.maxThreadsPerBlock); }}",
+                version_name(name, v)
+            );
+        }
+        (code, format!("polyc_mwg{i}"), "32".to_string())
     }
 
     fn thread_bucket(&self, i: usize) -> String {
@@ -342,4 +379,31 @@ fn cuda_calls(i: usize, name: &str, values: &str, versions: usize) -> String {
         })
         .collect();
     format!("  switch (polyc_v{i}) {{\n{}\n  }}", cases.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The largest work-group is every version's own limit (registers), not the device's: on
+    /// an H200, gemm's staged versions at 32x32 threads failed with
+    /// `cudaErrorLaunchOutOfResources` while the device allows 1024 threads.
+    #[test]
+    fn largest_work_group_is_the_least_of_every_versions() {
+        let (code, max_wg, _) = Cuda.kernel(3, "polyc_k3", "", 2);
+        assert_eq!(max_wg, "polyc_mwg3");
+        for v in ["polyc_k3)", "polyc_k3_b1)", "polyc_k3_b2)"] {
+            assert!(
+                code.contains(&format!(
+                    "cudaFuncGetAttributes(&polyc_fa, (const void *){v}"
+                )),
+                "{v} not queried:\n{code}"
+            );
+        }
+        assert!(!code.contains("polyc_k3_b3"));
+        let (code, max_wg, _) = OpenCl.kernel(1, "polyc_k1", "src", 1);
+        assert_eq!(max_wg, "polyc_mwg1");
+        assert!(code.contains("avelas_cl_kernel(polyc_cl, src, \"polyc_k1_b1\")"));
+        assert!(code.contains("polyc_mwg1 = avelas_cl_max_work_group(polyc_k1)"));
+    }
 }

@@ -42,6 +42,8 @@ unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, v
 }
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 template <class T> cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value);
+struct cudaFuncAttributes { int maxThreadsPerBlock; int numRegs; };
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 
 /* Device math (the host's come from <math.h>; clang overloads on the execution space). */
 __device__ double sqrt(double);
