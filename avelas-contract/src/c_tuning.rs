@@ -316,13 +316,18 @@ static inline __attribute__((unused)) int {tuning}(int scop, const char *key, co
     if (!strcmp(polyc_tu_key[e], full)) return e;
   return -1;
 }}
-/* The tuning file and the trials are read when the program starts, not at a SCoP's first
-   execution: finding out that there is no file costs a readlink and a failed open, tens of
-   microseconds on some machines, which would count in the first SCoP's time (a malformed file
-   is reported before any work, too). */
+/* The tuning file, the trials and the POLYC_* variables are read when the program starts, not
+   at a SCoP's first execution: finding out that there is no file costs a readlink and a failed
+   open, tens of microseconds on some machines, and the variables' first reads cost about 3 us
+   more (jacobi-1d MEDIUM, a 13 us kernel, ran 17 us), all of which counted in the first SCoP's
+   time. A malformed file or value is reported before any work, too. */
 static __attribute__((constructor, unused)) void polyc_tuning_load(void) {{
   if (polyc_tu_n < 0) polyc_tu_read();
   if (polyc_tr_n < 0) polyc_tr_load();
+  (void)polyc_profile();
+  (void)polyc_trace();
+  (void)polyc_ts_list(0);
+  (void)polyc_min_points();
 }}
 /* Whether the tuning file's entry `tuned` runs its SCoP untiled. */
 static inline __attribute__((unused)) int polyc_tuned_untiled(int tuned) {{
