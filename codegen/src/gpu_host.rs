@@ -159,11 +159,9 @@ impl<'a> GpuHost<'a> {
             GroupCode::Tiled(t) => (t.host_dims, t.threads.clone()),
             GroupCode::Untiled(_) => (0, None),
         };
-        let versions = match &g.code {
-            GroupCode::Tiled(t) => t.staging.versions(),
-            GroupCode::Untiled(_) => 0,
-        };
-        let (kernel, mut max_wg, padding) = self.api.kernel(i, &name, &self.source, versions);
+        let (kernel, mut max_wg, padding) =
+            self.api
+                .kernel(i, &name, &self.source, crate::device::versions(g));
         s.push_str(&kernel);
         let serial = serial(g, self.dialect);
         if serial {
