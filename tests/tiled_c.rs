@@ -1,6 +1,6 @@
 //! `polyc --target c` (tiled, C+OpenMP): every kernel, built once, prints the original program's
-//! array dumps for many run-time tile sizes (1, primes, mixed, larger than the problem) and thread
-//! counts.
+//! array dumps for many run-time tile sizes (1, primes, mixed, larger than the problem, the
+//! one-tile path's 10^9) and thread counts.
 
 mod common;
 
@@ -64,6 +64,12 @@ const RUNS: &[&[(&str, &str)]] = &[
     &[
         ("POLYC_TILE_SIZES", "1000"),
         ("OMP_NUM_THREADS", "2"),
+        ("POLYC_MIN_POINTS", "0"),
+    ],
+    // The size of the one-tile path (`codegen::c::WHOLE_TILE`), on one thread as it runs.
+    &[
+        ("POLYC_TILE_SIZES", "1000000000"),
+        ("OMP_NUM_THREADS", "1"),
         ("POLYC_MIN_POINTS", "0"),
     ],
     &[("OMP_NUM_THREADS", "2")],

@@ -97,6 +97,15 @@ pub const COLD_POINTS: i64 = 1 << 25;
 /// See [`COLD_POINTS`] (measured: jacobi-1d LARGE, 10^6 points, runs in 0.2 ms untiled and
 /// 3 ms tiled on two threads).
 pub const WARM_POINTS: i64 = 1 << 22;
+/// The fewest points for which a SCoP too small for tiles runs as one tile where its order is
+/// better than the original's (`crate::inner_loops`): below, the tile walk's set-up (the
+/// emptiness probes, the bounds of partial tiles) costs more than the better order gains.
+pub const WHOLE_POINTS: i64 = 1 << 18;
+/// The size of every tile dimension of a SCoP that runs as one tile: the largest size
+/// `POLYC_TILE_SIZES` accepts (10^9), larger than any band's extent in practice (an array of
+/// that many elements in one dimension holds 8 GB of doubles); a larger band runs as a few
+/// tiles, correctly.
+pub const WHOLE_TILE: i64 = avelas_contract::config::MAX_TILE_SIZE;
 
 /// The fewest points (of a band's bounding box) a wavefront step must hold on average for its
 /// tiles to run on several threads: a step ends at a barrier. Measured on ludcmp (2 threads,
@@ -104,7 +113,8 @@ pub const WARM_POINTS: i64 = 1 << 22;
 /// 1.1-2.5x slower than one thread, about 7,700 at LARGE 1.7x faster.
 pub const STEP_POINTS: i64 = 4096;
 
-/// The C of the decision [`COLD_POINTS`] describes: `polyc_tiles_pay(points, bytes, tuned)`.
+/// The C of the decision [`COLD_POINTS`] describes: `polyc_tiles_pay(points, bytes, strided,
+/// reorder, tuned)`.
 fn cost_model() -> String {
     format!(
         r#"#ifdef _OPENMP
@@ -226,13 +236,17 @@ static inline __attribute__((unused)) int polyc_usable_threads(void) {{
   if (free < threads) threads = free < 1 ? 1 : (int)free;
   return threads;
 }}
-/* Whether a SCoP of `points` statement instances over `bytes` of arrays runs tiled, and on how
-   many threads (`polyc_threads`): as POLYC_MIN_POINTS says, else as the tuning file's entry
-   `tuned` says, else as the cost model estimates. `strided`: the original order's innermost
-   loops step across array rows. Not inlined: it runs once per SCoP execution, and inlined into
-   the kernel's function it changed how gcc laid out the kernel's own loops (gemm MEDIUM, run
-   untiled: 5.5 ms against the original's 4.0 ms, 4.0 ms with it apart). */
-static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int tuned) {{
+/* How a SCoP of `points` statement instances over `bytes` of arrays runs, and on how many
+   threads (`polyc_threads`): 0, the original's own lines; 1, tiled; 2, as one tile spanning the
+   whole band on one thread (`POLYC_WHOLE_TILE`), Pluto's order without tiles. As
+   POLYC_MIN_POINTS says, else as the tuning file's entry `tuned` says, else as the cost model
+   estimates. `strided`: the original order's innermost loops step across array rows;
+   `reorder`: the tiles' innermost loops suit the vectoriser better than the original's
+   (codegen/src/inner_loops.rs), so where tiles do not pay the whole band as one tile still
+   does. Not inlined: it runs once per SCoP execution, and inlined into the kernel's function
+   it changed how gcc laid out the kernel's own loops (gemm MEDIUM, run untiled: 5.5 ms
+   against the original's 4.0 ms, 4.0 ms with it apart). */
+static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int tuned) {{
   const long min = polyc_min_points();
   if (min >= 0) {{
     polyc_threads = polyc_omp_threads();
@@ -244,21 +258,28 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
     polyc_threads_started = 1;
     return 1;
   }}
+  /* Where tiles do not pay: the original's lines, or the whole band as one tile on this thread
+     when its order is better and the work hides the tile walk's set-up (atax MEDIUM, 0.15 ms,
+     ran 0.04 ms slower as one tile). */
+  const int untiled = reorder && points >= {WHOLE_POINTS}.0 ? 2 : 0;
   /* Below the thresholds nothing more is asked: counting the busy cores reads /proc/loadavg,
      and may wait 0.2 ms twice, as much as a small kernel takes (syr2k MEDIUM, untiled, lost
      0.6 ms to it). */
-  if (points < {WARM_POINTS}.0) return 0;
+  if (points < {WARM_POINTS}.0) {{
+    polyc_threads = 1;
+    return untiled;
+  }}
   /* One thread by the user's choice: tiles buy locality alone. */
   if (polyc_omp_threads() <= 1) {{
     polyc_threads = 1;
-    return bytes > polyc_cache_bytes();
+    return bytes > polyc_cache_bytes() ? 1 : untiled;
   }}
   if (points < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)) {{
     /* Too little work to start threads for, but an original order that steps across the rows
        of arrays larger than the cache: tiles on this thread pay for their locality (mvt LARGE,
        8 million points: 5x faster). */
     polyc_threads = 1;
-    return strided && bytes > polyc_cache_bytes();
+    return strided && bytes > polyc_cache_bytes() ? 1 : untiled;
   }}
   /* One thread because other processes are busy (a snapshot, which can be wrong): the tiled
      schedule still runs, only without threads to wait for. */

@@ -306,6 +306,9 @@ pub struct OriginalOrder {
     /// ([`ptile::locality::strides_across_rows`]): then tiles pay for their locality alone
     /// once the data exceed the cache.
     pub strided: bool,
+    /// Whether the tiles' innermost loops suit the vectoriser better than the original's
+    /// ([`crate::inner_loops`]): then a problem too small for tiles runs as one tile.
+    pub reorder_pays: bool,
 }
 
 /// A box of band points: per dimension `k`, its range given the ranges of the dimensions

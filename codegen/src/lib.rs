@@ -21,6 +21,7 @@ pub mod gpu_api;
 pub mod gpu_host;
 pub mod host;
 pub mod host_printer;
+pub mod inner_loops;
 pub mod ir;
 pub mod lower;
 pub mod names;

@@ -81,9 +81,12 @@ impl HostDialect for OpenMp<'_> {
                 out.push_str(&indent(&data_bytes(&self.ir.data), 2));
                 let _ = writeln!(
                     out,
-                    "  const int polyc_untiled = !polyc_tiles_pay(polyc_points, polyc_bytes, {}, polyc_tuned);",
-                    i32::from(original.strided)
+                    "  const int polyc_plan = polyc_tiles_pay(polyc_points, polyc_bytes, {}, {}, polyc_tuned);",
+                    i32::from(original.strided),
+                    i32::from(original.reorder_pays)
                 );
+                let _ = writeln!(out, "  const int polyc_untiled = polyc_plan == 0;");
+                let _ = writeln!(out, "  const int polyc_whole_tile = polyc_plan == 2;");
                 // The user's own lines, so that the SCoP runs exactly as the original program
                 // compiles it: polyc's printing of the same order (`long` iterators, converted
                 // bounds) ran gemm MEDIUM 1.35x slower than the original with gcc 12 (5.4
@@ -92,11 +95,11 @@ impl HostDialect for OpenMp<'_> {
                 let _ = writeln!(out, "  if (polyc_untiled) {{");
                 out.push_str(self.untiled);
                 let _ = writeln!(out, "  }} else {{");
-                out.push_str(&indent(&tiled, 2));
+                out.push_str(&indent(&whole_tile(self.ir.depth, &tiled), 2));
                 let _ = writeln!(out, "  }}");
             }
             None => {
-                let _ = writeln!(out, "  const int polyc_untiled = 0;");
+                let _ = writeln!(out, "  const int polyc_untiled = 0, polyc_whole_tile = 0;");
                 out.push_str(&tiled);
             }
         }
@@ -104,7 +107,10 @@ impl HostDialect for OpenMp<'_> {
     }
 
     fn profile(&self) -> Vec<(&'static str, String)> {
-        vec![("untiled=%d", "polyc_untiled".into())]
+        vec![
+            ("untiled=%d", "polyc_untiled".into()),
+            ("whole_tile=%d", "polyc_whole_tile".into()),
+        ]
     }
 
     /// The block in a loop over `polyc tune`'s trials, which saves the data the SCoP writes
@@ -265,6 +271,36 @@ impl OpenMp<'_> {
         );
         out
     }
+}
+
+/// `tiled`, the tiles' code, in a block where each tile size is [`c::WHOLE_TILE`] when the
+/// SCoP runs as one tile (`polyc_whole_tile`). The sizes are constants of the same names as
+/// the ones read, shadowing them, through temporaries: in C a declaration's scope begins
+/// before its initialiser.
+fn whole_tile(depth: usize, tiled: &str) -> String {
+    if depth == 0 {
+        return tiled.to_string();
+    }
+    let mut out = String::from("{\n");
+    for k in 0..depth {
+        let _ = writeln!(
+            out,
+            "  const long polyc_W{k} = polyc_whole_tile ? {}L : {};",
+            c::WHOLE_TILE,
+            size(k)
+        );
+    }
+    out.push_str("  {\n");
+    for k in 0..depth {
+        let _ = writeln!(
+            out,
+            "    const long {0} = polyc_W{k};\n    (void){0};",
+            size(k)
+        );
+    }
+    out.push_str(&indent(tiled, 4));
+    out.push_str("  }\n}\n");
+    out
 }
 
 /// C code computing `polyc_bytes`, the bytes of the SCoP's arrays whose extents are known.

@@ -20,6 +20,7 @@ use rosepolly::syntax::Node;
 use pluto::Schedule;
 use ptile::{outer_param, IntraDim, TileGroup, TileSpace};
 
+use crate::inner_loops;
 use crate::ir::{
     origin, size, GroupCode, GroupIr, KNode, OriginalOrder, ScopData, ScopIr, TiledGroup,
 };
@@ -64,28 +65,38 @@ pub struct Lowering<'a, 'c> {
 impl Lowering<'_, '_> {
     /// The SCoP's IR; an error when isl's AST generation gives no loops for some part of it.
     pub fn lower(&self) -> Result<ScopIr, AstFailure> {
+        let groups: Vec<GroupIr> = (0..self.space.groups.len())
+            .map(|g| self.group(g))
+            .collect::<Result<_, _>>()?;
         Ok(ScopIr {
             id: self.scop.id,
             depth: self.space.depth(),
             data: ScopData::of(self.scop),
             host: self.host()?,
-            groups: (0..self.space.groups.len())
-                .map(|g| self.group(g))
-                .collect::<Result<_, _>>()?,
-            original: self.original_order(),
+            original: self.original_order(&groups),
+            groups,
         })
     }
 
     /// On a CPU: the boxes whose volume estimates the SCoP's work in its original order
     /// (which decides whether tiles pay; outer loops included, their instances count), and how
     /// that order walks the arrays.
-    fn original_order(&self) -> Option<OriginalOrder> {
+    fn original_order(&self, groups: &[GroupIr]) -> Option<OriginalOrder> {
         if self.device != Device::Cpu {
             return None;
         }
+        let tiles: Vec<&KNode> = groups
+            .iter()
+            .map(|g| match &g.code {
+                GroupCode::Untiled(code) => code,
+                GroupCode::Tiled(t) => &t.body,
+            })
+            .collect();
         Some(OriginalOrder {
             work: self.work_boxes()?,
             strided: ptile::locality::strides_across_rows(self.scop),
+            reorder_pays: inner_loops::tiled_cost(self.scop, &tiles)
+                < inner_loops::original_cost(self.scop),
         })
     }
 

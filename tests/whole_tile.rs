@@ -1,0 +1,95 @@
+//! Where tiles do not pay, the C target runs the original's own lines, or the whole band as one
+//! tile when the tiles' innermost loops suit the vectoriser better than the original's
+//! (`codegen/src/inner_loops.rs`, `polyc_tiles_pay`). These tests pin which suite kernels the
+//! comparison picks, so that a change to the measure or to the tiles' loop order that flips a
+//! kernel shows here, and run a program that takes the one-tile path against the original.
+//! `tests/tiled_c.rs` runs every kernel with tiles of 10^9, the one-tile path's size.
+
+mod common;
+
+use polybench::harness::{self, scratch_dir, Build};
+
+/// The `reorder` argument of each SCoP's `polyc_tiles_pay` call in `text`.
+fn reorder_flags(text: &str) -> Vec<bool> {
+    text.lines()
+        .filter_map(|l| l.split_once("polyc_tiles_pay(polyc_points, polyc_bytes, "))
+        .map(|(_, args)| {
+            let flags: Vec<&str> = args.split(", ").take(2).collect();
+            flags[1] == "1"
+        })
+        .collect()
+}
+
+#[test]
+fn the_suite_kernels_whose_original_inner_loops_accumulate_run_as_one_tile() {
+    let work = scratch_dir("whole-tile-suite");
+    let build = Build::new("MINI", true);
+    let mut picked = Vec::new();
+    for k in polybench::kernels() {
+        let out = work.join(format!("{}.c", k.name));
+        common::polyc_kernel(&k, &build, &["--target", "c"], &out).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        let flags = reorder_flags(&text);
+        assert!(!flags.is_empty(), "{}: no cost-model call", k.name);
+        if flags.iter().any(|&f| f) {
+            picked.push(k.name.clone());
+        }
+    }
+    picked.sort();
+    // Their original inner loops accumulate into one element (2mm's `tmp[i][j]` under `k`) or
+    // walk columns, where the tiles' do neither. Not picked, for instance: gemm and the
+    // stencils (unit-stride inner loops already), atax and syr2k (the tiles' are no better).
+    assert_eq!(picked, EXPECTED, "{picked:?}");
+}
+
+const EXPECTED: [&str; 14] = [
+    "2mm",
+    "3mm",
+    "bicg",
+    "cholesky",
+    "correlation",
+    "covariance",
+    "deriche",
+    "doitgen",
+    "gemver",
+    "lu",
+    "ludcmp",
+    "mvt",
+    "symm",
+    "trmm",
+];
+
+/// 2mm at SMALL, 300,000 points: too few for tiles, enough for one tile; its dumps equal the
+/// original's, and the profile says which path ran.
+#[test]
+fn a_small_2mm_runs_as_one_tile_and_computes_what_the_original_computes() {
+    let work = scratch_dir("whole-tile-2mm");
+    let k = polybench::kernel("2mm").expect("a bundled kernel");
+    let build = Build::new("SMALL", true);
+    let reference = harness::reference_dump(&k, &build, &work).unwrap();
+    let src = work.join("2mm.c");
+    common::polyc_kernel(&k, &build, &["--target", "c"], &src).unwrap();
+    let exe = work.join("2mm");
+    harness::compile(&k, &src, &build, &exe).unwrap();
+    let dump = harness::run(&exe, &[("OMP_NUM_THREADS", "2")]).unwrap();
+    assert_eq!(harness::compare_dumps(&reference, &dump), None);
+    let profile = harness::run(&exe, &[("POLYC_PROFILE", "1")]).unwrap();
+    let line = profile
+        .lines()
+        .find(|l| l.starts_with("polyc: scop=0"))
+        .expect("a profile line");
+    assert!(line.contains("untiled=0 whole_tile=1"), "{line}");
+    // One tile per group: 2mm's SCoP has four (the two products and their initialisations).
+    let tiles: usize = line
+        .split_once(" tiles=")
+        .and_then(|(_, rest)| rest.split(' ').next()?.parse().ok())
+        .expect("a tile count");
+    assert!((1..=4).contains(&tiles), "{line}");
+    // POLYC_MIN_POINTS still means the original's lines below it.
+    let profile = harness::run(
+        &exe,
+        &[("POLYC_PROFILE", "1"), ("POLYC_MIN_POINTS", "1000000000")],
+    )
+    .unwrap();
+    assert!(profile.contains("untiled=1 whole_tile=0"), "{profile}");
+}
