@@ -3,7 +3,9 @@
 #
 #   scripts/gpu-check.sh prepare   # here: polyc writes every kernel's .cu (SMALL, MEDIUM, LARGE)
 #                                  # into gpu-pack/, with polyc and avelas-rt's library
-#   scripts/gpu-check.sh run [all|check|sanitize|time|tune|polyc-run]
+#   BASE_POLYC=OLD scripts/gpu-check.sh prepare
+#                                  # also writes OLD's LARGE .cu files into gpu-pack/base/
+#   scripts/gpu-check.sh run [all|check|sanitize|time|tune|polyc-run|compare]
 #                                  # on a machine with nvcc and an NVIDIA GPU (the device tool:
 #                                  # carry gpu-pack); all parts by default
 #
@@ -19,9 +21,14 @@
 #   original built with gcc -O3 -march=native on the device machine's CPU (one thread; four
 #   originals at a time, beside the CUDA runs); then one POLYC_PROFILE=1 run for the launch counts.
 # - polyc-run: `polyc run` on jacobi-2d must pick CUDA, build and run;
-# - tune: `polyc tune` on TUNE_KERNELS (default gemm jacobi-2d) at LARGE, exhaustive and guided.
+# - tune: `polyc tune` on TUNE_KERNELS (default gemm jacobi-2d) at LARGE, exhaustive and guided;
+# - compare (after the others in `all`, when gpu-pack/base exists): each kernel's LARGE program
+#   of this polyc and of BASE_POLYC's, runs alternating, median of 3 (1 past 2 s), and each one's
+#   kernel_ms from a profile run; COMPARE_KERNELS restricts it (default: all but floyd-warshall
+#   and ludcmp, which take 30 s and 10 s a run).
 # Results go to $OUT (or gpu-out/), at most eight files (what the device tool brings back):
-# build.log, check.log, sanitizer.log, polyc-run.log, times.md, times-raw.txt, tune.tgz.
+# build.log, check.log, sanitizer.log, polyc-run.log, times.md, times-raw.txt, tune.tgz,
+# compare.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 suite=polybench/suite
@@ -49,6 +56,14 @@ prepare() {
       target/release/polyc -I $suite/utilities -I "$dir" -D${ds}_DATASET "$suite/$f" -o "$pack/$k-$ds.cu"
     done
   done
+  if [ -n "${BASE_POLYC:-}" ]; then
+    mkdir -p $pack/base
+    for f in $kernels; do
+      k=$(basename "$f" .c)
+      "$BASE_POLYC" -I $suite/utilities -I "$suite/$(dirname "$f")" -DLARGE_DATASET "$suite/$f" \
+        -o "$pack/base/$k-LARGE.cu"
+    done
+  fi
   echo "gpu-pack: $(ls $pack | wc -l) files, $(du -sh $pack | cut -f1)"
 }
 
@@ -60,18 +75,25 @@ build_one() {
   k=$(basename "$f" .c)
   dir=$suite/$(dirname "$f")
   flags="-I $suite/utilities -I $dir -D${ds}_DATASET"
-  if [ "$mode" = time ]; then
+  local cu="$pack/$k-$ds.cu"
+  if [ "$mode" = base ]; then
+    cu="$pack/base/$k-$ds.cu"
+    [ -f "$cu" ] || { echo "BUILD-FAIL base $k $ds: no $cu"; return; }
+  fi
+  if [ "$mode" = time ] || [ "$mode" = base ]; then
     flags="$flags -DPOLYBENCH_TIME" cflags="-O3 -march=native" nvflags="-O3"
   elif [ "$mode" = tune ]; then
     flags="$flags -DPOLYBENCH_DUMP_ARRAYS" cflags="-O3" nvflags="-O3"
   else
     flags="$flags -DPOLYBENCH_DUMP_ARRAYS" cflags="-O3 -ffp-contract=off" nvflags="-O3 --fmad=false"
   fi
+  if [ "$mode" != base ]; then
+    # shellcheck disable=SC2086
+    gcc $cflags $flags "$suite/$f" $suite/utilities/polybench.c -o "$work/$k-$ds-$mode-orig" -lm \
+      || { echo "BUILD-FAIL orig $k $ds $mode"; return; }
+  fi
   # shellcheck disable=SC2086
-  gcc $cflags $flags "$suite/$f" $suite/utilities/polybench.c -o "$work/$k-$ds-$mode-orig" -lm \
-    || { echo "BUILD-FAIL orig $k $ds $mode"; return; }
-  # shellcheck disable=SC2086
-  nvcc $nvflags -arch=sm_90 $flags "$pack/$k-$ds.cu" -x cu $suite/utilities/polybench.c \
+  nvcc $nvflags -arch=sm_90 $flags "$cu" -x cu $suite/utilities/polybench.c \
     -L$pack -lavelas_rt -Xlinker -rpath=$PWD/$pack -lm -o "$work/$k-$ds-$mode-cuda" 2>"$work/$k-$ds-$mode.nvcc" \
     || { echo "BUILD-FAIL cuda $k $ds $mode: $(head -c 600 "$work/$k-$ds-$mode.nvcc")"; return; }
   if [ "$mode" = check ]; then
@@ -149,6 +171,8 @@ run() {
       check | sanitize | all) for ds in SMALL MEDIUM; do jobs+=("$f $ds check"); done ;;
     esac
     case "$part" in time | all) jobs+=("$f LARGE time") ;; esac
+    case "$part" in compare | all) [ -d $pack/base ] && jobs+=("$f LARGE base") ;; esac
+    case "$part" in compare) jobs+=("$f LARGE time") ;; esac
   done
   case "$part" in tune | all) for k in $TUNE_KERNELS; do
     f=$(grep -E "/$k/$k\\.c$" <<< "$kernels") && jobs+=("$f LARGE tune")
@@ -164,7 +188,8 @@ run() {
     polyc-run) polyc_run ;;
     time) times ;;
     tune) tune ;;
-    *) check & sanitize; wait; polyc_run; times; tune ;;
+    compare) compare ;;
+    *) check & sanitize; wait; polyc_run; times; tune; [ -d $pack/base ] && compare ;;
   esac
   rm -rf "$work"
 }
@@ -272,8 +297,68 @@ tune() {
   tar czf "$out/tune.tgz" -C "$work" tune
 }
 
+# seconds KERNEL EXE: the program's PolyBench time, or - when it fails or times out.
+seconds() {
+  local t
+  t=$(timeout 120 "$2" 2>/dev/null | tail -1)
+  echo "${t:--}"
+}
+
+# The sum of kernel_ms and of launches over a program's profile lines, as "MS LAUNCHES".
+profile_sums() {
+  POLYC_PROFILE=1 timeout 120 "$1" 2>&1 >/dev/null | grep '^polyc: scop' | awk '{
+    for (i = 1; i <= NF; i++) {
+      split($i, kv, "=")
+      if (kv[1] == "kernel_ms") ms += kv[2]
+      if (kv[1] == "launches") n += kv[2]
+    }
+  } END { printf "%.3f %d\n", ms, n }'
+}
+
+# This polyc's LARGE programs against BASE_POLYC's, alternating runs on the one GPU.
+compare() {
+  local t0=$SECONDS ks=() k new base a b tn tb
+  local skip=" ${COMPARE_SKIP-floyd-warshall ludcmp} "
+  for f in $kernels; do
+    k=$(basename "$f" .c)
+    [[ -n "${COMPARE_KERNELS:-}" && " $COMPARE_KERNELS " != *" $k "* ]] && continue
+    [[ -z "${COMPARE_KERNELS:-}" && "$skip" == *" $k "* ]] && continue
+    ks+=("$k")
+  done
+  {
+    echo "| kernel | base program (s) | this program (s) | this / base | base kernel_ms | this kernel_ms | this / base | launches (base, this) |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---|"
+  } > "$out/compare.md"
+  for k in "${ks[@]}"; do
+    new="$work/$k-LARGE-time-cuda" base="$work/$k-LARGE-base-cuda"
+    [ -x "$new" ] && [ -x "$base" ] || { echo "| $k | - | - | - | - | - | - | not built |" >> "$out/compare.md"; continue; }
+    tn=() tb=()
+    for _ in 1 2 3; do
+      b=$(seconds "$k" "$base")
+      a=$(seconds "$k" "$new")
+      tb+=("$b") tn+=("$a")
+      awk -v t="${a/-/99}" 'BEGIN { exit !(t > 2) }' && break
+    done
+    b=$(printf '%s\n' "${tb[@]}" | grep -v -- - | median)
+    a=$(printf '%s\n' "${tn[@]}" | grep -v -- - | median)
+    read -r pb lb <<< "$(profile_sums "$base")"
+    read -r pa la <<< "$(profile_sums "$new")"
+    awk -v k="$k" -v b="${b:-0}" -v a="${a:-0}" -v pb="$pb" -v pa="$pa" -v lb="$lb" -v la="$la" 'BEGIN {
+      r = (b > 0 && a > 0) ? sprintf("%.3f", a / b) : "-"
+      q = (pb > 0 && pa > 0) ? sprintf("%.3f", pa / pb) : "-"
+      printf "| %s | %s | %s | %s | %s | %s | %s | %s, %s |\n", k, b, a, r, pb, pa, q, lb, la
+    }' >> "$out/compare.md"
+  done
+  echo "== compared in $((SECONDS - t0)) s"
+  cat "$out/compare.md"
+  awk -F'|' 'NR > 2 && $5 + 0 > 0 { n++; s += log($5) } NR > 2 && $8 + 0 > 0 { m++; t += log($8) }
+    END { if (n) printf "== geomean this/base: program %.3f over %d kernels", exp(s / n), n
+          if (m) printf ", kernel_ms %.3f over %d\n", exp(t / m), m }' "$out/compare.md"
+}
+export -f seconds profile_sums
+
 case "${1:-}" in
   prepare) prepare ;;
   run) run "${2:-all}" ;;
-  *) echo "usage: scripts/gpu-check.sh prepare|run [all|check|sanitize|time|polyc-run]" >&2; exit 2 ;;
+  *) echo "usage: scripts/gpu-check.sh prepare|run [all|check|sanitize|time|tune|polyc-run|compare]" >&2; exit 2 ;;
 esac

@@ -181,6 +181,11 @@ impl DeviceCode<'_> {
         } else {
             ("__global ", "__kernel void")
         };
+        // Each array and written scalar has a device buffer of its own (the host runs the SCoP
+        // on the device only where the user's arrays are apart), so no two pointers alias:
+        // the compiler may keep an element in a register across a loop and read what no
+        // work-item writes through the read-only cache.
+        let restrict = if cuda { "__restrict__ " } else { "restrict " };
         // The run-time's arguments first, as the contract orders them.
         let mut params: Vec<String> = RUNTIME_ARGS
             .iter()
@@ -201,11 +206,11 @@ impl DeviceCode<'_> {
                     written,
                 } => {
                     let c = if written { "" } else { "const " };
-                    format!("{glob}{c}{elem} *{}", user(&name))
+                    format!("{glob}{c}{elem} *{restrict}{}", user(&name))
                 }
                 KernelArg::Scalar { name, elem } => format!("const {elem} {}", user(&name)),
                 KernelArg::WrittenScalar { name, elem } => {
-                    format!("{glob}{elem} *{}", user(&name))
+                    format!("{glob}{elem} *{restrict}{}", user(&name))
                 }
             });
         }
