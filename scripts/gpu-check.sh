@@ -264,7 +264,7 @@ times() {
     c=$(awk -v k="$k" '$1 == k { print $2 }' "$work/cuda.times")
     prof=$(POLYC_PROFILE=1 timeout 60 "$work/$k-LARGE-time-cuda" 2>&1 >/dev/null | grep '^polyc: scop' \
       | sed 's/^polyc: //' | tr '\n' ';')
-    sp=$(awk -v o="${o:-0}" -v c="${c:-0}" 'BEGIN { if (o > 0 && c > 0) printf "%.2f", o / c; else print "-" }')
+    sp=$(awk -v o="${o:-0}" -v c="${c:-0}" 'BEGIN { if (o > 0 && c > 0) printf "%.3g", o / c; else print "-" }')
     echo "| $k | ${o:--} | ${c:--} | $sp | ${prof:-(profile run timed out)} |" >> "$out/times.md"
     printf '%s\t%s\t%s\t%s\t%s\n' "$k" "${o:--}" "${c:--}" "$sp" "$prof" >> "$out/times.tsv"
   done
