@@ -4,6 +4,7 @@
 //! the other layers use; [`ConstraintMatrix`] is the plain integer view of their constraints,
 //! with [`fm`] (Fourier–Motzkin elimination) on it.
 
+pub mod ast_check;
 pub mod domain;
 pub mod fm;
 pub mod isl;

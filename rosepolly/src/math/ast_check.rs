@@ -1,0 +1,193 @@
+//! A check that isl's AST follows the schedule it was generated from: at every point its loops
+//! and guards reach a statement call, the call's instance is the one the schedule places at
+//! that point.
+//!
+//! isl 0.27 generated a call at the wrong iteration for one random program (differential
+//! seed 21552: `S3(-c0, c1, c3)` where the schedule `S3[i, j, k] -> [-i, 1 + j, 4, k, 6]` needs
+//! `S3(-c0, c1 - 1, c3)`), with and without `separate`; the program then computed something
+//! else. [`follows`] finds such calls, so that the caller can try again or keep the SCoP's
+//! original code.
+//!
+//! For each call the check builds, in isl's notation, the loop points that reach it (the loops'
+//! bounds and strides and the guards around it) mapped to the call's instance, applies the
+//! schedule, and asks whether some reached point lands at another time on a dimension a loop
+//! scans. Where an expression has no isl spelling (a conditional), that call is not checked.
+
+use super::isl::{AstExpr, AstExprView, AstNode, AstNodeView, AstOp, Ctx, UnionMap};
+
+/// Whether every call of `ast` that can be checked runs, at each point that reaches it, the
+/// instance `schedule` places there. `iterators[k]` names the loop of time dimension `k`.
+pub fn follows(ctx: &Ctx, ast: &AstNode, schedule: &UnionMap, iterators: &[String]) -> bool {
+    let text = schedule.to_string();
+    // The parameters, as isl prints them before the union map (`[m, n] -> { ... }`).
+    let params = match text.find("->") {
+        Some(at) if text.starts_with('[') && !text[..at].contains('{') => {
+            format!("{} -> ", text[..at].trim())
+        }
+        _ => String::new(),
+    };
+    let dims = schedule
+        .maps()
+        .first()
+        .map_or(0, |m| m.dim(super::isl::DimType::Out));
+    let scope = Scope {
+        ctx,
+        schedule,
+        params: &params,
+        iterators: &iterators[..dims.min(iterators.len())],
+    };
+    scope.node(ast, &mut Vec::new(), &mut Vec::new())
+}
+
+struct Scope<'a, 'c> {
+    ctx: &'c Ctx,
+    schedule: &'a UnionMap<'c>,
+    params: &'a str,
+    iterators: &'a [String],
+}
+
+impl Scope<'_, '_> {
+    /// `loops`: the iterators of the loops around `node`; `guards`: the isl constraints that
+    /// hold there (`None` for one without an isl spelling: calls below are not checked).
+    fn node(
+        &self,
+        node: &AstNode,
+        loops: &mut Vec<String>,
+        guards: &mut Vec<Option<String>>,
+    ) -> bool {
+        match node.view() {
+            AstNodeView::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body,
+            } => {
+                let bounds = match (isl(&init), isl(&cond), isl(&inc)) {
+                    (Some(init), Some(cond), Some(inc)) => Some(format!(
+                        "{iterator} >= {init} and {cond} and ({iterator} - {init}) mod {inc} = 0"
+                    )),
+                    _ => None,
+                };
+                loops.push(iterator);
+                guards.push(bounds);
+                let ok = self.node(&body, loops, guards);
+                guards.pop();
+                loops.pop();
+                ok
+            }
+            AstNodeView::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = isl(&cond);
+                guards.push(c.clone());
+                let mut ok = self.node(&then, loops, guards);
+                guards.pop();
+                if let Some(o) = otherwise {
+                    guards.push(c.map(|c| format!("not ({c})")));
+                    ok &= self.node(&o, loops, guards);
+                    guards.pop();
+                }
+                ok
+            }
+            AstNodeView::Block(nodes) => nodes.iter().all(|n| self.node(n, loops, guards)),
+            AstNodeView::Mark(n) => self.node(&n, loops, guards),
+            AstNodeView::User(call) => self.call(&call, loops, guards),
+        }
+    }
+
+    /// Whether one call runs the scheduled instance at every point reaching it.
+    fn call(&self, call: &AstExpr, loops: &[String], guards: &[Option<String>]) -> bool {
+        let AstExprView::Op(AstOp::Call, parts) = call.view() else {
+            return true;
+        };
+        let Some((name, args)) = parts.split_first() else {
+            return true;
+        };
+        let AstExprView::Id(name) = name.view() else {
+            return true;
+        };
+        let args: Option<Vec<String>> = args.iter().map(isl).collect();
+        let guards: Option<Vec<&String>> = guards.iter().map(Option::as_ref).collect();
+        let (Some(args), Some(guards)) = (args, guards) else {
+            return true;
+        };
+        let point = self.iterators.join(", ");
+        let reached = if guards.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " : {}",
+                guards
+                    .iter()
+                    .map(|g| format!("({g})"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            )
+        };
+        let text = format!(
+            "{}{{ [{point}] -> {name}[{}]{reached} }}",
+            self.params,
+            args.join(", ")
+        );
+        let Ok(runs) = UnionMap::parse(self.ctx, &text) else {
+            return true;
+        };
+        // Loop point -> time: the time must equal the point on every dimension a loop scans.
+        let times = runs.apply_range(self.schedule.clone());
+        let ts: Vec<String> = (0..self.iterators.len()).map(|k| format!("t{k}")).collect();
+        let apart: Vec<String> = loops
+            .iter()
+            .filter_map(|l| self.iterators.iter().position(|i| i == l))
+            .map(|k| format!("t{k} < {0} or t{k} > {0}", self.iterators[k]))
+            .collect();
+        if apart.is_empty() {
+            return true;
+        }
+        let wrong = format!(
+            "{}{{ [{point}] -> [{}] : {} }}",
+            self.params,
+            ts.join(", "),
+            apart.join(" or ")
+        );
+        match UnionMap::parse(self.ctx, &wrong) {
+            Ok(wrong) => times.intersect(wrong).is_empty(),
+            Err(_) => true,
+        }
+    }
+}
+
+/// An AST expression in isl's notation, if it has one.
+fn isl(e: &AstExpr) -> Option<String> {
+    Some(match e.view() {
+        AstExprView::Int(v) if v < 0 => format!("({v})"),
+        AstExprView::Int(v) => v.to_string(),
+        AstExprView::Id(name) => name,
+        AstExprView::Op(op, args) => {
+            let a: Vec<String> = args.iter().map(isl).collect::<Option<_>>()?;
+            let bin = |s: &str| format!("({} {s} {})", a[0], a[1]);
+            match op {
+                AstOp::And | AstOp::AndThen => bin("and"),
+                AstOp::Or | AstOp::OrElse => bin("or"),
+                AstOp::Max => format!("max({})", a.join(", ")),
+                AstOp::Min => format!("min({})", a.join(", ")),
+                AstOp::Minus => format!("(-{})", a[0]),
+                AstOp::Add => bin("+"),
+                AstOp::Sub => bin("-"),
+                AstOp::Mul => bin("*"),
+                AstOp::Div | AstOp::PdivQ | AstOp::FdivQ => format!("floor({} / {})", a[0], a[1]),
+                // Remainders: isl's `mod` is never negative; isl compares C's `%` (`zdiv_r`) with
+                // zero only, where the two agree.
+                AstOp::PdivR | AstOp::ZdivR => bin("mod"),
+                AstOp::Eq => bin("="),
+                AstOp::Le => bin("<="),
+                AstOp::Lt => bin("<"),
+                AstOp::Ge => bin(">="),
+                AstOp::Gt => bin(">"),
+                _ => return None,
+            }
+        }
+    })
+}
