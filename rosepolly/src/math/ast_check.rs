@@ -12,8 +12,21 @@
 //! bounds and strides and the guards around it) mapped to the call's instance, applies the
 //! schedule, and asks whether some reached point lands at another time on a dimension a loop
 //! scans. Where an expression has no isl spelling (a conditional), that call is not checked.
+//!
+//! The check is bounded: calls under more than [`MAX_LOOPS`] loops are not checked (isl's
+//! emptiness test on a 12-deep nest's guards did not finish in a minute:
+//! `tests/inputs/hostile/twelve-deep-nest.c`), nor any call once the check has taken
+//! [`MAX_TIME`]. An unchecked call is taken as isl generated it, as before the check existed.
+
+use std::time::{Duration, Instant};
 
 use super::isl::{AstExpr, AstExprView, AstNode, AstNodeView, AstOp, Ctx, UnionMap};
+
+/// The most loops around a call that the check examines.
+pub const MAX_LOOPS: usize = 6;
+
+/// How long one AST's check may take before the remaining calls go unchecked.
+pub const MAX_TIME: Duration = Duration::from_secs(2);
 
 /// Whether every call of `ast` that can be checked runs, at each point that reaches it, the
 /// instance `schedule` places there. `iterators[k]` names the loop of time dimension `k`.
@@ -35,6 +48,7 @@ pub fn follows(ctx: &Ctx, ast: &AstNode, schedule: &UnionMap, iterators: &[Strin
         schedule,
         params: &params,
         iterators: &iterators[..dims.min(iterators.len())],
+        start: Instant::now(),
     };
     scope.node(ast, &mut Vec::new(), &mut Vec::new())
 }
@@ -44,6 +58,7 @@ struct Scope<'a, 'c> {
     schedule: &'a UnionMap<'c>,
     params: &'a str,
     iterators: &'a [String],
+    start: Instant,
 }
 
 impl Scope<'_, '_> {
@@ -100,6 +115,9 @@ impl Scope<'_, '_> {
 
     /// Whether one call runs the scheduled instance at every point reaching it.
     fn call(&self, call: &AstExpr, loops: &[String], guards: &[Option<String>]) -> bool {
+        if loops.len() > MAX_LOOPS || self.start.elapsed() > MAX_TIME {
+            return true;
+        }
         let AstExprView::Op(AstOp::Call, parts) = call.view() else {
             return true;
         };
