@@ -297,10 +297,10 @@ tune() {
   tar czf "$out/tune.tgz" -C "$work" tune
 }
 
-# seconds KERNEL EXE: the program's PolyBench time, or - when it fails or times out.
+# seconds EXE: the program's PolyBench time, or - when it fails or times out.
 seconds() {
   local t
-  t=$(timeout 120 "$2" 2>/dev/null | tail -1)
+  t=$(timeout 120 "$1" 2>/dev/null | tail -1)
   echo "${t:--}"
 }
 
@@ -334,8 +334,8 @@ compare() {
     [ -x "$new" ] && [ -x "$base" ] || { echo "| $k | - | - | - | - | - | - | not built |" >> "$out/compare.md"; continue; }
     tn=() tb=()
     for _ in 1 2 3; do
-      b=$(seconds "$k" "$base")
-      a=$(seconds "$k" "$new")
+      b=$(seconds "$base")
+      a=$(seconds "$new")
       tb+=("$b") tn+=("$a")
       awk -v t="${a/-/99}" 'BEGIN { exit !(t > 2) }' && break
     done
