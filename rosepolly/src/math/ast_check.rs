@@ -1,12 +1,16 @@
 //! A check that isl's AST follows the schedule it was generated from: at every point its loops
 //! and guards reach a statement call, the call's instance is the one the schedule places at
-//! that point.
+//! that point, for the parameter values the AST build's context allows.
 //!
-//! isl 0.27 generated a call at the wrong iteration for one random program (differential
-//! seed 21552: `S3(-c0, c1, c3)` where the schedule `S3[i, j, k] -> [-i, 1 + j, 4, k, 6]` needs
-//! `S3(-c0, c1 - 1, c3)`), with and without `separate`; the program then computed something
-//! else. [`follows`] finds such calls, so that the caller can try again or keep the SCoP's
-//! original code.
+//! This is the invariant the rest of polyc reads the AST by: a loop's iterator is its time
+//! dimension. isl breaks it when it shifts statements along a strided dimension
+//! (`generate_component` in `isl_ast_codegen.c`): for differential seed 21552 the shifted loop
+//! ran `S3(-c0, c1, c3)` for the schedule `S3[i, j, k] -> [-i, 1 + j, 4, k, 6]` and another
+//! statement one iteration late, and the program computed something else, even on one thread;
+//! seed 21080's OpenCL code, built from shifted loops (a call `S3(c0, c1 + 1)` for time
+//! `(c0, c1 + 1)`), computed other values too. polyc's AST options now keep isl
+//! from shifting (`isl::ast_options`); [`follows`] remains the guard, so that the caller can try
+//! again or keep the SCoP's original code should isl break the invariant another way.
 //!
 //! For each call the check builds, in isl's notation, the loop points that reach it (the loops'
 //! bounds and strides and the guards around it) mapped to the call's instance, applies the
@@ -20,7 +24,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::isl::{AstExpr, AstExprView, AstNode, AstNodeView, AstOp, Ctx, UnionMap};
+use super::isl::{AstExpr, AstExprView, AstNode, AstNodeView, AstOp, Ctx, Set, UnionMap};
 
 /// The most loops around a call that the check examines.
 pub const MAX_LOOPS: usize = 6;
@@ -29,8 +33,15 @@ pub const MAX_LOOPS: usize = 6;
 pub const MAX_TIME: Duration = Duration::from_secs(2);
 
 /// Whether every call of `ast` that can be checked runs, at each point that reaches it, the
-/// instance `schedule` places there. `iterators[k]` names the loop of time dimension `k`.
-pub fn follows(ctx: &Ctx, ast: &AstNode, schedule: &UnionMap, iterators: &[String]) -> bool {
+/// instance `schedule` places there, for parameter values in `context` (the AST build's
+/// context, which the AST may assume). `iterators[k]` names the loop of time dimension `k`.
+pub fn follows<'c>(
+    ctx: &'c Ctx,
+    ast: &AstNode<'c>,
+    schedule: &UnionMap<'c>,
+    context: &Set<'c>,
+    iterators: &[String],
+) -> bool {
     let text = schedule.to_string();
     // The parameters, as isl prints them before the union map (`[m, n] -> { ... }`).
     let params = match text.find("->") {
@@ -46,6 +57,7 @@ pub fn follows(ctx: &Ctx, ast: &AstNode, schedule: &UnionMap, iterators: &[Strin
     let scope = Scope {
         ctx,
         schedule,
+        context,
         params: &params,
         iterators: &iterators[..dims.min(iterators.len())],
         start: Instant::now(),
@@ -56,17 +68,18 @@ pub fn follows(ctx: &Ctx, ast: &AstNode, schedule: &UnionMap, iterators: &[Strin
 struct Scope<'a, 'c> {
     ctx: &'c Ctx,
     schedule: &'a UnionMap<'c>,
+    context: &'a Set<'c>,
     params: &'a str,
     iterators: &'a [String],
     start: Instant,
 }
 
-impl Scope<'_, '_> {
+impl<'c> Scope<'_, 'c> {
     /// `loops`: the iterators of the loops around `node`; `guards`: the isl constraints that
     /// hold there (`None` for one without an isl spelling: calls below are not checked).
     fn node(
         &self,
-        node: &AstNode,
+        node: &AstNode<'c>,
         loops: &mut Vec<String>,
         guards: &mut Vec<Option<String>>,
     ) -> bool {
@@ -114,7 +127,7 @@ impl Scope<'_, '_> {
     }
 
     /// Whether one call runs the scheduled instance at every point reaching it.
-    fn call(&self, call: &AstExpr, loops: &[String], guards: &[Option<String>]) -> bool {
+    fn call(&self, call: &AstExpr<'c>, loops: &[String], guards: &[Option<String>]) -> bool {
         if loops.len() > MAX_LOOPS || self.start.elapsed() > MAX_TIME {
             return true;
         }
@@ -154,6 +167,9 @@ impl Scope<'_, '_> {
             return true;
         };
         // Loop point -> time: the time must equal the point on every dimension a loop scans.
+        // Parameter values outside the context never run this AST (a tile origin that is not a
+        // multiple of its size, say): points reached only there do not count.
+        let runs = runs.intersect_params(self.context.clone());
         let times = runs.apply_range(self.schedule.clone());
         let ts: Vec<String> = (0..self.iterators.len()).map(|k| format!("t{k}")).collect();
         let apart: Vec<String> = loops

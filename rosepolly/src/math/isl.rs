@@ -453,7 +453,7 @@ fn ast_within<'c>(
     let build = |separate: bool| {
         let (context, schedule) = (context.clone(), schedule.clone());
         // Parsed before the budget starts: every isl call counts against it.
-        let options = separate.then(|| separate_options(ctx, iterators.len()));
+        let options = ast_options(ctx, iterators.len(), separate);
         ctx.bounded(ops, AST_TIME, || {
             build_ast(ctx, context, schedule, iterators, options)
                 .ok_or_else(|| IslError(ctx.raw().last_error_msg().to_string()))
@@ -461,7 +461,8 @@ fn ast_within<'c>(
     };
     // An AST that does not follow the schedule (isl 0.27 on differential seed 21552) is never
     // used: the other build is tried, and failing that the caller keeps the SCoP's code.
-    let follows = |ast: &AstNode<'c>| super::ast_check::follows(ctx, ast, &schedule, iterators);
+    let follows =
+        |ast: &AstNode<'c>| super::ast_check::follows(ctx, ast, &schedule, &context, iterators);
     let separated = match build(true) {
         // Separation peels and splits loops; where that multiplies the code, the guarded
         // loops are better: each call becomes a GPU thread loop and a barrier, and PoCL's
@@ -507,10 +508,31 @@ fn calls(node: &AstNode) -> usize {
 }
 
 /// AST build options that split every loop where the statements it runs change.
-fn separate_options(ctx: &Ctx, depth: usize) -> UnionMap<'_> {
+/// The AST build's options: `separate` on every dimension when asked, and always an option
+/// that keeps isl from shifting statements within a loop.
+///
+/// isl shifts the domains of statements whose times along a dimension are strided with
+/// different offsets (`A[i] -> [2i]`, `B[i] -> [2i + 1]`), so that one loop scans both: the
+/// loop's iterator is then the time minus each statement's offset. polyc reads a loop's
+/// iterator as its time dimension (parallel loops, tiles, GPU threads), so a shifted loop
+/// marked parallel could run dependent instances at once. isl skips the shift where an option
+/// involves the dimension (`generate_component` in `isl_ast_codegen.c`, schedule-map input): the
+/// `atomic` option below names level -1, which no loop has, under a constraint that involves
+/// every dimension.
+fn ast_options(ctx: &Ctx, depth: usize, separate: bool) -> Option<UnionMap<'_>> {
+    if depth == 0 {
+        return None;
+    }
     let vars: Vec<String> = (0..depth).map(|k| format!("i{k}")).collect();
-    UnionMap::parse(ctx, &format!("{{ [{}] -> separate[x] }}", vars.join(", ")))
-        .expect("AST options parse")
+    let point = vars.join(", ");
+    let mut text = format!(
+        "[{point}] -> atomic[x] : x = -1 and {} >= 0",
+        vars.join(" + ")
+    );
+    if separate {
+        text.push_str(&format!("; [{point}] -> separate[x]"));
+    }
+    Some(UnionMap::parse(ctx, &format!("{{ {text} }}")).expect("AST options parse"))
 }
 
 fn build_ast<'c>(
@@ -1248,6 +1270,9 @@ impl<'c> UnionMap<'c> {
     pub fn apply_range(self, other: UnionMap<'c>) -> UnionMap<'c> {
         UnionMap::wrap(ok(self.raw.apply_range(other.raw)))
     }
+    pub fn intersect_params(self, params: Set<'c>) -> UnionMap<'c> {
+        UnionMap::wrap(ok(self.raw.intersect_params(params.raw)))
+    }
     pub fn reverse(self) -> UnionMap<'c> {
         UnionMap::wrap(ok(self.raw.reverse()))
     }
@@ -1381,6 +1406,42 @@ mod tests {
         let s = b.to_set();
         assert_eq!(s.count(), Some(4));
         assert_eq!(s.lexmin().points(), vec![vec![1, 0]]);
+    }
+
+    #[test]
+    fn loops_are_not_shifted_so_iterators_are_times() {
+        // isl's own example of a shifted stride: A at even times, B at odd ones. Left to
+        // itself isl scans both in one loop of step 2 and runs B at `c0` for its time `c0 + 1`.
+        let ctx = Ctx::new();
+        let context = || Set::parse(&ctx, "{ : }").unwrap();
+        let schedule = || {
+            UnionMap::parse(
+                &ctx,
+                "{ A[i] -> [2i] : 0 <= i < 10; B[i] -> [2i + 1] : 0 <= i < 10 }",
+            )
+            .unwrap()
+        };
+        let its = ["c0".to_string()];
+        let shifted = build_ast(&ctx, context(), schedule(), &its, None).unwrap();
+        assert!(!super::super::ast_check::follows(
+            &ctx,
+            &shifted,
+            &schedule(),
+            &context(),
+            &its
+        ));
+        for separate in [false, true] {
+            let options = ast_options(&ctx, its.len(), separate);
+            let ast = build_ast(&ctx, context(), schedule(), &its, options).unwrap();
+            assert!(super::super::ast_check::follows(
+                &ctx,
+                &ast,
+                &schedule(),
+                &context(),
+                &its
+            ));
+        }
+        assert!(ast_from_schedule(&ctx, context(), schedule(), &its).is_ok());
     }
 
     #[test]

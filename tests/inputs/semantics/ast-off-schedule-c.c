@@ -1,5 +1,6 @@
-/* Differential seed 21552 (shrunk): isl 0.27 generated a call of S3 one iteration of j off its
-   schedule, and the program computed another s (rosepolly/src/math/ast_check.rs). */
+/* Differential seed 21552 (shrunk): isl 0.27 shifted statements along j ("shifted strides") and
+   ran one of them an iteration late, and the program computed another s. polyc's AST options
+   now keep isl from shifting (rosepolly/src/math/ast_check.rs, isl::ast_options). */
 #include <stddef.h>
 long kernel(int n, int m, double A[30][30], double B[30][30], double x[30])
 {

@@ -1,5 +1,6 @@
-/* Differential seed 21080 (shrunk): isl 0.27 generated loops that ran a statement off its
-   schedule on the GPU targets (rosepolly/src/math/ast_check.rs). */
+/* Differential seed 21080 (shrunk): isl 0.27 shifted statements along a strided dimension, so a
+   loop polyc ran in parallel on the GPU targets was not the time dimension it read it as
+   (rosepolly/src/math/ast_check.rs, isl::ast_options). */
 #include <stddef.h>
 long kernel(long n, long m, double A[30][30], double B[30][30], double x[30])
 {
