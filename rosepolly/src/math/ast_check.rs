@@ -98,7 +98,7 @@ impl<'c> Scope<'_, 'c> {
                         sides(&init, AstOp::Max).map(|from| {
                             format!(
                                 "{} and {cond}",
-                                conjunction(&[iterator.clone()], ">=", &from)
+                                conjunction(std::slice::from_ref(&iterator), ">=", &from)
                             )
                         })
                     }
