@@ -507,7 +507,6 @@ fn calls(node: &AstNode) -> usize {
     }
 }
 
-/// AST build options that split every loop where the statements it runs change.
 /// The AST build's options: `separate` on every dimension when asked, and always an option
 /// that keeps isl from shifting statements within a loop.
 ///
@@ -1269,6 +1268,14 @@ impl<'c> UnionMap<'c> {
     }
     pub fn apply_range(self, other: UnionMap<'c>) -> UnionMap<'c> {
         UnionMap::wrap(ok(self.raw.apply_range(other.raw)))
+    }
+    /// `{ a -> [b -> c] : self(a) = b and other(a) = c }`.
+    pub fn range_product(self, other: UnionMap<'c>) -> UnionMap<'c> {
+        UnionMap::wrap(ok(self.raw.range_product(other.raw)))
+    }
+    /// `{ a -> b : self(a) <lex other(b) }`.
+    pub fn lex_lt_union_map(self, other: UnionMap<'c>) -> UnionMap<'c> {
+        UnionMap::wrap(ok(self.raw.lex_lt_union_map(other.raw)))
     }
     pub fn intersect_params(self, params: Set<'c>) -> UnionMap<'c> {
         UnionMap::wrap(ok(self.raw.intersect_params(params.raw)))
