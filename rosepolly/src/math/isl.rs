@@ -1223,6 +1223,9 @@ impl<'c> UnionSet<'c> {
         }
         Ok(UnionSet::wrap(r))
     }
+    pub fn is_subset(&self, other: &UnionSet<'c>) -> bool {
+        ok(self.raw.is_subset(&other.raw))
+    }
     pub fn empty(ctx: &'c Ctx) -> UnionSet<'c> {
         UnionSet::wrap(ok(raw::UnionSet::empty_ctx(ctx.raw())))
     }
@@ -1268,6 +1271,9 @@ impl<'c> UnionMap<'c> {
     }
     pub fn apply_range(self, other: UnionMap<'c>) -> UnionMap<'c> {
         UnionMap::wrap(ok(self.raw.apply_range(other.raw)))
+    }
+    pub fn range(self) -> UnionSet<'c> {
+        UnionSet::wrap(ok(self.raw.range()))
     }
     /// `{ a -> [b -> c] : self(a) = b and other(a) = c }`.
     pub fn range_product(self, other: UnionMap<'c>) -> UnionMap<'c> {
