@@ -328,25 +328,8 @@ fn last<'c>(
             Ok(flow.must_dependence)
         }
         Ok(flow) => {
-            // isl 0.27 can name a source that a later write overwrote before the sink read it:
-            // for `for (j = 0; j <= i; j += 2) for (k = j + 1; k < n; k++) s = ...;` it gave
-            // `j = 0` as the last writer of `s` in every iteration `i` (differential seed 26387,
-            // `tests/inputs/semantics/dataflow-stale-source.c`). So the exact answer is used
-            // only where no earlier write to the same element comes after its source.
             let every = all_earlier(ctx, budget, sinks, sources, schedule)?;
-            // Source -> [sink -> element], so that a source and a later write meet only
-            // through the same sink instance reading the same element.
-            let tagged = |deps: UnionMap<'c>| deps.range_product(sources.clone());
-            let later = tagged(flow.must_dependence.clone())
-                .apply_range(tagged(every.clone()).reverse())
-                .intersect(schedule.clone().lex_lt_union_map(schedule.clone()));
-            // And every read of an element some earlier write wrote has a source: for
-            // differential seed 28744 isl gave none to most reads of `x` in the second nest
-            // (`tests/inputs/semantics/dataflow-missing-source.c`).
-            let covered = tagged(every.clone())
-                .range()
-                .is_subset(&tagged(flow.must_dependence.clone()).range());
-            Ok(if later.is_empty() && covered {
+            Ok(if holds(&flow.must_dependence, &every, sources, schedule) {
                 flow.must_dependence
             } else {
                 every
@@ -354,6 +337,30 @@ fn last<'c>(
         }
         Err(_) => all_earlier(ctx, budget, sinks, sources, schedule),
     }
+}
+
+/// Whether isl's exact answer `exact` (last source -> sink) agrees with `every` (each earlier
+/// source -> sink, `sources` tagged with the elements they write).
+///
+/// isl 0.27 can name a source that a later write overwrote before the sink read it: for
+/// `for (j = 0; j <= i; j += 2) for (k = j + 1; k < n; k++) s = ...;` it gave `j = 0` as the last
+/// writer of `s` in every iteration `i` (differential seed 26387,
+/// `tests/inputs/semantics/dataflow-stale-source.c`). It can also give a read no source though an
+/// earlier write wrote its element (seed 28744, most reads of `x` in a second nest:
+/// `tests/inputs/semantics/dataflow-missing-source.c`).
+fn holds<'c>(
+    exact: &UnionMap<'c>,
+    every: &UnionMap<'c>,
+    sources: &UnionMap<'c>,
+    schedule: &UnionMap<'c>,
+) -> bool {
+    // Source -> [sink -> element], so that a source and a later write meet only through the
+    // same sink instance reading the same element.
+    let tagged = |deps: &UnionMap<'c>| deps.clone().range_product(sources.clone());
+    let later = tagged(exact)
+        .apply_range(tagged(every).reverse())
+        .intersect(schedule.clone().lex_lt_union_map(schedule.clone()));
+    later.is_empty() && tagged(every).range().is_subset(&tagged(exact).range())
 }
 
 /// Whether some piece of `u` has existentially quantified variables.
