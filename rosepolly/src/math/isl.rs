@@ -1223,8 +1223,10 @@ impl<'c> UnionSet<'c> {
         }
         Ok(UnionSet::wrap(r))
     }
-    pub fn is_subset(&self, other: &UnionSet<'c>) -> bool {
-        ok(self.raw.is_subset(&other.raw))
+    /// Whether `self` is a subset of `other`, failing instead of panicking (under a budget:
+    /// [`Ctx::bounded`]).
+    pub fn try_is_subset(&self, other: &UnionSet<'c>) -> Result<bool, IslError> {
+        fallible(self.raw.is_subset(&other.raw))
     }
     pub fn empty(ctx: &'c Ctx) -> UnionSet<'c> {
         UnionSet::wrap(ok(raw::UnionSet::empty_ctx(ctx.raw())))
@@ -1275,13 +1277,30 @@ impl<'c> UnionMap<'c> {
     pub fn range(self) -> UnionSet<'c> {
         UnionSet::wrap(ok(self.raw.range()))
     }
+    // The `try_` operations below fail instead of panicking, for computations under a budget
+    // ([`Ctx::bounded`]), where every isl call fails once the budget is spent.
+    pub fn try_range(self) -> Result<UnionSet<'c>, IslError> {
+        fallible(self.raw.range()).map(UnionSet::wrap)
+    }
+    pub fn try_apply_range(self, other: UnionMap<'c>) -> Result<UnionMap<'c>, IslError> {
+        fallible(self.raw.apply_range(other.raw)).map(UnionMap::wrap)
+    }
+    pub fn try_intersect(self, other: UnionMap<'c>) -> Result<UnionMap<'c>, IslError> {
+        fallible(self.raw.intersect(other.raw)).map(UnionMap::wrap)
+    }
+    pub fn try_reverse(self) -> Result<UnionMap<'c>, IslError> {
+        fallible(self.raw.reverse()).map(UnionMap::wrap)
+    }
+    pub fn try_is_empty(&self) -> Result<bool, IslError> {
+        fallible(self.raw.is_empty())
+    }
     /// `{ a -> [b -> c] : self(a) = b and other(a) = c }`.
-    pub fn range_product(self, other: UnionMap<'c>) -> UnionMap<'c> {
-        UnionMap::wrap(ok(self.raw.range_product(other.raw)))
+    pub fn try_range_product(self, other: UnionMap<'c>) -> Result<UnionMap<'c>, IslError> {
+        fallible(self.raw.range_product(other.raw)).map(UnionMap::wrap)
     }
     /// `{ a -> b : self(a) <lex other(b) }`.
-    pub fn lex_lt_union_map(self, other: UnionMap<'c>) -> UnionMap<'c> {
-        UnionMap::wrap(ok(self.raw.lex_lt_union_map(other.raw)))
+    pub fn try_lex_lt_union_map(self, other: UnionMap<'c>) -> Result<UnionMap<'c>, IslError> {
+        fallible(self.raw.lex_lt_union_map(other.raw)).map(UnionMap::wrap)
     }
     pub fn intersect_params(self, params: Set<'c>) -> UnionMap<'c> {
         UnionMap::wrap(ok(self.raw.intersect_params(params.raw)))
