@@ -110,6 +110,33 @@ fn schedule_dump_shows_reductions_and_privatised_scalars() {
 }
 
 #[test]
+fn schedule_dump_shows_privatised_arrays() {
+    // doitgen's `sum[p]` is rewritten in every iteration (r, q): one copy per iteration, its
+    // last values copied back.
+    let k = polybench::kernel("doitgen").unwrap();
+    let inc = format!("-I{}", polybench::utilities_of(&k).display());
+    let src = k.source.display().to_string();
+    let (code, out, err) = polyc(&[&src, &inc, "--dump", "schedule", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["scops"][0]["privatised"],
+        serde_json::json!([{ "scalar": "sum", "array": "polyc_exp0_sum", "dims": 2, "own_dims": 1 }])
+    );
+    let (code, text, _) = polyc(&[&src, &inc, "--dump", "schedule"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("privatised: array sum as polyc_exp0_sum (one copy per iteration of 2 loops, last values copied back)"),
+        "{text}"
+    );
+    // `--no-expansion` keeps it an array of its own.
+    let (code, out, _) = polyc(&[&src, &inc, "--dump", "schedule", "--json", "--no-expansion"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["scops"][0]["privatised"], serde_json::json!([]));
+}
+
+#[test]
 fn buffers_json_and_text_agree() {
     let (file, inc) = gemm();
     let (code, out, err) = polyc(&[&file, &inc, "--dump", "buffers", "--json"]);

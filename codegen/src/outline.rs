@@ -181,7 +181,11 @@ fn params(scop: &Scop) -> Option<Vec<Param>> {
             return None;
         }
         if let Some(scalar) = &d.expands {
-            // The lines use the scalar this array stands for.
+            // The lines use the scalar this array stands for (an expanded array is still data
+            // of the SCoP, which its copy statements write).
+            if scop.symbols.data.contains_key(scalar) {
+                continue;
+            }
             if seen.insert(scalar.clone()) {
                 out.push(Param::Copied {
                     ty: d.elem_type.clone(),

@@ -33,16 +33,21 @@ pub struct ScopScheduleJson {
     pub wavefront_reuse: Vec<usize>,
     /// Statements recognised as reductions ([`rosepolly::analysis::reductions`]).
     pub reductions: Vec<Reduction>,
-    /// Scalars privatised by expansion: each became an array indexed by its loops.
+    /// Scalars and arrays privatised by expansion: each became an array indexed by its loops
+    /// (and its own subscripts).
     pub privatised: Vec<PrivatisedJson>,
 }
 
 #[derive(Serialize)]
 pub struct PrivatisedJson {
+    /// The scalar, or the array, that was expanded (the name predates array expansion).
     pub scalar: String,
     pub array: String,
-    /// How many of the scalar's enclosing loops index the array.
+    /// How many of its enclosing loops index the new array.
     pub dims: usize,
+    /// The dimensions of the expanded variable itself: 0 for a scalar; an array's final values
+    /// are copied back into it.
+    pub own_dims: usize,
 }
 
 fn privatised(scop: &Scop) -> Vec<PrivatisedJson> {
@@ -53,7 +58,8 @@ fn privatised(scop: &Scop) -> Vec<PrivatisedJson> {
             Some(PrivatisedJson {
                 scalar: d.expands.clone()?,
                 array: d.name.clone(),
-                dims: d.extents.len(),
+                dims: d.expanded_dims,
+                own_dims: d.extents.len() - d.expanded_dims,
             })
         })
         .collect()
@@ -153,9 +159,13 @@ pub fn text(scops: &[Scop], results: &[Scheduled]) -> String {
             );
         }
         for p in privatised(scop) {
+            let (what, unit, back) = match p.own_dims {
+                0 => ("scalar", "element", ""),
+                _ => ("array", "copy", ", last values copied back"),
+            };
             let _ = writeln!(
                 out,
-                "  privatised: scalar {} as {} (one element per iteration of {} loop{})",
+                "  privatised: {what} {} as {} (one {unit} per iteration of {} loop{}{back})",
                 p.scalar,
                 p.array,
                 p.dims,

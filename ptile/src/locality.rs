@@ -39,7 +39,12 @@ fn expanded(scop: &Scop, datum: &str) -> bool {
     scop.symbols
         .data
         .get(datum)
-        .is_some_and(|d| d.storage == Storage::Expanded)
+        .is_some_and(|d| d.storage == Storage::Expanded && d.expanded_dims == d.extents.len())
+}
+
+/// The leading subscripts of `datum` that index iterations of the loops it was expanded over.
+fn expanded_dims(scop: &Scop, datum: &str) -> usize {
+    scop.symbols.data.get(datum).map_or(0, |d| d.expanded_dims)
 }
 
 /// What an order's innermost loop asks of the C compiler's vectoriser for one statement;
@@ -86,10 +91,9 @@ pub fn classify(
 ) -> Inner {
     let mut class = Inner::Contiguous;
     for a in &scop.statements[s].accesses {
-        let subscripts: &[Affine] = if scalars && expanded(scop, &a.datum) {
-            &[]
-        } else {
-            &a.subscripts
+        let subscripts: &[Affine] = match scalars {
+            true => &a.subscripts[expanded_dims(scop, &a.datum)..],
+            false => &a.subscripts,
         };
         let steps: Option<Vec<i64>> = subscripts.iter().map(step).collect();
         let this = match steps {

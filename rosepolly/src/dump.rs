@@ -234,10 +234,12 @@ pub fn model_text(scops: &[Scop]) -> String {
                 (false, true) => "write-only",
                 (false, false) => "unused",
             };
-            let expands = d
-                .expands
-                .as_ref()
-                .map_or(String::new(), |s| format!("  expands scalar {s}"));
+            let expands = d.expands.as_ref().map_or(String::new(), |s| {
+                match d.expanded_dims == d.extents.len() {
+                    true => format!("  expands scalar {s}"),
+                    false => format!("  expands array {s}"),
+                }
+            });
             let _ = writeln!(
                 out,
                 "    {} {}{}  {rw}{expands}  footprint {}",

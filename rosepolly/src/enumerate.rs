@@ -49,8 +49,12 @@ pub fn run(
     limit: usize,
     visit: &mut dyn FnMut(&Instance, &[Access]),
 ) -> Result<usize, EnumError> {
-    let by_flow: HashMap<usize, usize> =
-        scop.statements.iter().map(|s| (s.flow_id, s.id)).collect();
+    // The first statement of each line: copy-out statements share their original's line, and
+    // come after it.
+    let mut by_flow: HashMap<usize, usize> = HashMap::new();
+    for s in &scop.statements {
+        by_flow.entry(s.flow_id).or_insert(s.id);
+    }
     let mut ex = Executor {
         scop,
         env: scop.complete_params(params).into_iter().collect(),

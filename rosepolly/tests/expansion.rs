@@ -1,6 +1,6 @@
-//! Scalar expansion removes exactly false dependences: on every kernel of the suite, at small
-//! parameter values, the expanded model's flow dependences (by brute-force enumeration, arrays
-//! made from a scalar read as that scalar) are the original model's, and its anti and output
+//! Scalar and array expansion remove exactly false dependences: on every kernel of the suite, at
+//! small parameter values, the expanded model's flow dependences (by brute-force enumeration,
+//! arrays made from a scalar or an array read as that one) are the original model's, and its anti and output
 //! dependences a subset of the original's. The kernels the issue names get their arrays.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -95,10 +95,12 @@ fn expansion_removes_only_false_dependences() {
             }
         }
     }
-    for k in ["symm", "ludcmp", "deriche", "gramschmidt"] {
+    // doitgen's is an array (`sum[p]`); the enumerator walks the user's lines, so its copy
+    // statement is not compared here (tests/inputs/semantics/array-expansion.c runs it).
+    for k in ["symm", "ludcmp", "deriche", "gramschmidt", "doitgen"] {
         assert!(
             expanded_in.contains(k),
-            "{k} has no expanded scalar: {expanded_in:?}"
+            "{k} has no expanded scalar or array: {expanded_in:?}"
         );
     }
 }

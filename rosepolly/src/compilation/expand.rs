@@ -16,6 +16,9 @@
 //! value from before the SCoP, or when a loop's iterator could be negative or unbounded there.
 //! The scalar must be local to the function and unread outside the SCoP, so no code sees the
 //! value the SCoP leaves in it (the expanded arrays are never copied back).
+//!
+//! Arrays are expanded the same way where that frees a loop ([`expand_arrays`]), with their
+//! final values copied back.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -58,10 +61,94 @@ pub(crate) fn expand_scalars<'c>(
                 continue;
             };
             let name = fresh_name(scop, &scalar, &mut serial, taken);
-            rewrite(ctx, scop, &scalar, &name, &web, &plan);
+            rewrite(scop, &scalar, &name, &web, &plan);
         }
         refresh(scop, &scalar);
     }
+}
+
+/// Expand the arrays of `scop` that qualify: like a scalar, an array whose elements carry no
+/// value from one iteration of its loops to the next (doitgen's `sum[p]`, rewritten in every
+/// iteration `(r, q)`) gets one copy per iteration, `sum[p]` becoming `polyc_exp0_sum[r][q][p]`.
+///
+/// Unlike a scalar's, an array's values stay visible after the SCoP (a parameter, a global), so
+/// each element's last value goes back by copy-out statements ([`super::copy_out`]). And an
+/// array is expanded over a loop only where that frees the loop: where its iterations reuse the
+/// array's elements and no dependence of other data is carried by it, as in doitgen. A stencil's second array (jacobi's `B`, rewritten in
+/// every time step) would otherwise be copied per time step for nothing, the other array still
+/// carrying the time loop. One web must hold every access of the array, so that the copy-out
+/// restores all of it.
+pub(crate) fn expand_arrays<'c>(ctx: &'c Ctx, scop: &mut Scop<'c>, taken: &dyn Fn(&str) -> bool) {
+    let candidates: Vec<String> = scop
+        .symbols
+        .data
+        .values()
+        .filter(|d| !d.is_scalar() && d.written && d.expands.is_none())
+        .filter(|d| d.extents.iter().all(Option::is_some))
+        .filter(|d| !d.written_type.contains("volatile") && !d.written_type.contains("_Atomic"))
+        .map(|d| d.name.clone())
+        .collect();
+    let mut others: Option<Vec<crate::model::Dependence<'c>>> = None;
+    let mut serial = 0;
+    for array in candidates {
+        let Some(web) = whole_web(ctx, scop, &array) else {
+            continue;
+        };
+        let within = within(scop, &web);
+        if within == 0 || !super::copy_out::possible(scop, &array, &web.statements) {
+            continue;
+        }
+        if others.is_none() {
+            match deps::try_direct(ctx, scop) {
+                Ok(d) => others = Some(d),
+                Err(_) => return,
+            }
+        }
+        let deps = others.as_deref().expect("computed above");
+        let shared = shared_loops(scop, &web);
+        // Loops whose iterations share elements of the array (else a copy per iteration only
+        // takes memory: 3mm's `G[i][j]`) and that nothing else serialises.
+        let freed = (0..within)
+            .take_while(|&k| {
+                let by = |same: bool| carried(scop, deps, |d| (d == array) == same, shared[k], k);
+                by(true) && !by(false)
+            })
+            .count();
+        let Some(plan) = plan_over(ctx, scop, &web, freed, false) else {
+            continue;
+        };
+        let name = fresh_name(scop, &array, &mut serial, taken);
+        let last = super::copy_out::last_writes(scop, &array, &web.statements);
+        rewrite(scop, &array, &name, &web, &plan);
+        super::copy_out::add(ctx, scop, &name, last);
+        refresh(scop, &array);
+    }
+}
+
+/// The one web of `array` if it holds every statement that accesses it.
+fn whole_web<'c>(ctx: &'c Ctx, scop: &Scop<'c>, array: &str) -> Option<Web<'c>> {
+    let users = scop
+        .statements
+        .iter()
+        .filter(|s| s.accesses.iter().any(|a| a.datum == array))
+        .count();
+    let mut webs = webs(ctx, scop, array);
+    (webs.len() == 1 && webs[0].statements.len() == users).then(|| webs.remove(0))
+}
+
+/// Whether a dependence through data that `which` selects joins two iterations of loop `id`,
+/// the `k`-th around the statements (at any iterations of the loops outside it).
+fn carried(
+    scop: &Scop,
+    deps: &[crate::model::Dependence],
+    which: impl Fn(&str) -> bool,
+    id: usize,
+    k: usize,
+) -> bool {
+    let inside = |s: usize| scop.statements[s].loops.get(k) == Some(&id);
+    deps.iter()
+        .filter(|d| which(&d.datum) && inside(d.source) && inside(d.sink))
+        .any(|d| !same_iteration(d.relation.isl(), k))
 }
 
 /// The scalar's entry after some of its webs went to arrays: gone when none is left, its read
@@ -161,17 +248,38 @@ struct Plan {
 /// The expansion of a web, if it has one: the shared loops every flow stays within, as far as
 /// their iterators are non-negative and bounded.
 fn plan<'c>(ctx: &'c Ctx, scop: &Scop<'c>, web: &Web<'c>) -> Option<Plan> {
+    plan_over(ctx, scop, web, within(scop, web), true)
+}
+
+/// The loops of `web`'s statements, outermost first, that all of them share.
+fn shared_loops(scop: &Scop, web: &Web) -> Vec<usize> {
     let loops: Vec<&[usize]> = web
         .statements
         .iter()
         .map(|&k| scop.statements[k].loops.as_slice())
         .collect();
-    let shared = (0..)
+    (0..)
         .take_while(|&d| loops.iter().all(|l| d < l.len() && l[d] == loops[0][d]))
-        .count();
-    let within = (0..shared.min(MAX_DIMS))
+        .map(|d| loops[0][d])
+        .collect()
+}
+
+/// How many of the shared loops (at most [`MAX_DIMS`]) every flow of `web` stays within.
+fn within(scop: &Scop, web: &Web) -> usize {
+    (0..shared_loops(scop, web).len().min(MAX_DIMS))
         .take_while(|&k| web.flow.iter().all(|m| same_iteration(m, k)))
-        .count();
+        .count()
+}
+
+/// The expansion of `web` over its first `within` loops; `pad`: the last loop's extent is
+/// rounded up to whole cache lines (where it is the innermost dimension).
+fn plan_over<'c>(
+    ctx: &'c Ctx,
+    scop: &Scop<'c>,
+    web: &Web<'c>,
+    within: usize,
+    pad: bool,
+) -> Option<Plan> {
     if within == 0 {
         return None;
     }
@@ -194,7 +302,7 @@ fn plan<'c>(ctx: &'c Ctx, scop: &Scop<'c>, web: &Web<'c>) -> Option<Plan> {
     // Rows a multiple of 16 elements long (64 bytes or more), so that every row starts on a
     // cache line as the first does (the generated code aligns it): ludcmp's `w` over `j < i`
     // had rows of n - 1 doubles, and ran 1.5x slower than with rows of n.
-    if extents.len() > 1 {
+    if pad && extents.len() > 1 {
         let last = extents.pop().expect("two or more");
         let padded = Affine::Mul(
             ROW_MULTIPLE,
@@ -296,16 +404,9 @@ fn fresh_name(
     }
 }
 
-/// Replace `scalar` by `array` in the statements of `web`: accesses, relations and bodies; and
+/// Replace `scalar` (a scalar or an array) by `array` in the statements of `web`: accesses, relations and bodies; and
 /// add the array to the symbol table.
-fn rewrite<'c>(
-    ctx: &'c Ctx,
-    scop: &mut Scop<'c>,
-    scalar: &str,
-    array: &str,
-    web: &Web<'c>,
-    plan: &Plan,
-) {
+fn rewrite<'c>(scop: &mut Scop<'c>, scalar: &str, array: &str, web: &Web<'c>, plan: &Plan) {
     let d = plan.extents.len();
     let isl_array = scop.names.name_with_key(&format!("array {array}"), array);
     let mut footprint: Option<Set<'c>> = None;
@@ -314,50 +415,48 @@ fn rewrite<'c>(
         let st = &mut scop.statements[k];
         let iterators: Vec<String> = st.iterators[..d].to_vec();
         let dims = st.domain.dim_names();
-        let element: Vec<String> = dims[..d]
-            .iter()
-            .zip(&plan.offsets)
-            .map(|(x, o)| format!("{x} - ({o})"))
-            .collect();
-        let text = format!(
-            "{{ {}[{}] -> {isl_array}[{}] }}",
-            st.domain.tuple_name().expect("statement domains are named"),
-            dims.join(", "),
-            element.join(", ")
-        );
-        let relation = Map::parse(ctx, &text)
-            .expect("generated access parses")
-            .intersect_domain(st.domain.set())
-            .coalesce();
-        let range = relation.clone().range();
-        footprint = Some(match footprint {
-            Some(f) => f.union(range),
-            None => range,
-        });
+        let tuple = st.domain.tuple_name().expect("statement domains are named");
         for a in st.accesses.iter_mut().filter(|a| a.datum == scalar) {
+            let relation = expanded_relation(a.relation.isl(), &tuple, &dims, plan, &isl_array)
+                .intersect_domain(st.domain.set())
+                .coalesce();
+            let range = relation.clone().range();
+            footprint = Some(match footprint {
+                Some(f) => f.union(range),
+                None => range,
+            });
             a.datum = array.to_string();
+            let rest = std::mem::take(&mut a.subscripts);
             a.subscripts = iterators
                 .iter()
                 .zip(&plan.offsets)
                 .map(|(i, &o)| Affine::plus(Affine::var(i), Affine::Const(-o)))
+                .chain(rest)
                 .collect();
-            a.relation = Relation::new(relation.clone());
+            a.relation = Relation::new(relation);
             read |= a.kind == AccessKind::Read;
             written |= a.kind == AccessKind::Write;
         }
-        let element = Expr::Index {
-            array: array.to_string(),
-            subscripts: iterators
-                .iter()
-                .zip(&plan.offsets)
-                .map(|(i, &o)| match o {
-                    0 => Expr::var(i),
-                    _ => Expr::binary(BinaryOp::Sub, Expr::var(i), Expr::int(o)),
-                })
-                .collect(),
-        };
+        let prefix: Vec<Expr> = iterators
+            .iter()
+            .zip(&plan.offsets)
+            .map(|(i, &o)| match o {
+                0 => Expr::var(i),
+                _ => Expr::binary(BinaryOp::Sub, Expr::var(i), Expr::int(o)),
+            })
+            .collect();
         st.body = st.body.map(&mut |e| match e {
-            Expr::Var(v) if v == scalar => element.clone(),
+            Expr::Var(v) if v == scalar => Expr::Index {
+                array: array.to_string(),
+                subscripts: prefix.clone(),
+            },
+            Expr::Index {
+                array: a,
+                subscripts,
+            } if a == scalar => Expr::Index {
+                array: array.to_string(),
+                subscripts: prefix.iter().cloned().chain(subscripts).collect(),
+            },
             other => other,
         });
     }
@@ -366,13 +465,55 @@ fn rewrite<'c>(
         name: array.to_string(),
         elem_type: original.elem_type.clone(),
         written_type: original.written_type.clone(),
-        extents: plan.extents.iter().cloned().map(Some).collect(),
+        extents: plan
+            .extents
+            .iter()
+            .cloned()
+            .map(Some)
+            .chain(original.extents.iter().cloned())
+            .collect(),
         read,
         written,
         footprint: Domain::new(footprint.expect("a web has statements").coalesce()),
         storage: Storage::Expanded,
         declared_at: original.declared_at.clone(),
         expands: Some(scalar.to_string()),
+        expanded_dims: d,
     };
     scop.symbols.data.insert(array.to_string(), datum);
+}
+
+/// `access` (instance -> element of the original) with the iteration of the plan's loops put in
+/// front of the element, in the expanded array `isl_array`: `S[i, j] -> A[p]` becomes
+/// `S[i, j] -> E[i - o0, p]`.
+fn expanded_relation<'c>(
+    access: &Map<'c>,
+    tuple: &str,
+    dims: &[String],
+    plan: &Plan,
+    isl_array: &str,
+) -> Map<'c> {
+    let d = plan.extents.len();
+    let n = access.dim(DimType::Out);
+    let outs: Vec<String> = (0..d + n).map(|k| format!("_e{k}")).collect();
+    let prefix: Vec<String> = dims[..d]
+        .iter()
+        .zip(&plan.offsets)
+        .enumerate()
+        .map(|(k, (x, o))| format!("_e{k} = {x} - ({o})"))
+        .collect();
+    let text = format!(
+        "{{ {tuple}[{}] -> {isl_array}[{}] : {} }}",
+        dims.join(", "),
+        outs.join(", "),
+        prefix.join(" and ")
+    );
+    let iteration = access
+        .parse_sibling(&text)
+        .expect("generated access parses");
+    access
+        .clone()
+        .insert_dims(DimType::Out, 0, d)
+        .set_tuple_name(DimType::Out, isl_array)
+        .intersect(iteration)
 }

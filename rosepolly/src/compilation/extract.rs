@@ -178,6 +178,7 @@ pub fn build<'c>(
     build_isl(ctx, &mut scop, drafts, &input.scope)?;
     if custom.expand_scalars() {
         super::expand::expand_scalars(ctx, &mut scop, &input.live, &|n| input.taken.contains(n));
+        super::expand::expand_arrays(ctx, &mut scop, &|n| input.taken.contains(n));
     }
     if custom.analyse_dependences() {
         match crate::analysis::deps::try_compute_both(ctx, &scop) {
@@ -786,6 +787,7 @@ fn symbol_table<'c>(ctx: &'c Ctx, scop: &Scop<'c>, scope: &Scope) -> SymbolTable
                 storage: sym.storage,
                 declared_at: sym.loc.clone(),
                 expands: None,
+                expanded_dims: 0,
             },
         );
     }

@@ -7,6 +7,7 @@
 pub mod affine;
 pub mod aliasing;
 pub mod cexpr;
+mod copy_out;
 pub mod custom;
 mod exits;
 pub mod expand;

@@ -93,8 +93,9 @@ pub enum Storage {
     Global,
     Parameter,
     Local,
-    /// An array polyc made from a scalar ([`Datum::expands`]): the generated code allocates it
-    /// when the SCoP starts and frees it at the end; no value enters or leaves through it.
+    /// An array polyc made from a scalar or a smaller array ([`Datum::expands`]): the generated
+    /// code allocates it when the SCoP starts and frees it at the end; no value enters or leaves
+    /// through it (an expanded array's final values go back by copy-out statements).
     Expanded,
 }
 
@@ -239,9 +240,13 @@ pub struct Datum<'c> {
     pub footprint: Domain<'c>,
     pub storage: Storage,
     pub declared_at: Loc,
-    /// The scalar this array replaces (storage [`Storage::Expanded`]): element `[i0]..[id-1]`
+    /// The scalar or array this array replaces (storage [`Storage::Expanded`]): element `[i0]..[id-1]`
     /// holds the scalar's value in the iteration `(i0, .., id-1)` of its enclosing loops.
     pub expands: Option<String>,
+    /// How many leading dimensions index iterations of the loops it was expanded over (the
+    /// rest are the original array's): all of a scalar's expansion, none where `expands` is
+    /// `None`.
+    pub expanded_dims: usize,
 }
 
 impl Datum<'_> {
