@@ -113,9 +113,11 @@ struct Cli {
     #[arg(long)]
     no_diamond: bool,
 
-    /// Keep every scalar a scalar. By default a scalar that each iteration of its loops writes
-    /// before reading (ludcmp's `w`, symm's `temp2`) becomes an array indexed by those loops,
-    /// so that its false dependences no longer serialise them.
+    /// Keep every scalar a scalar and every array as declared. By default a scalar that each
+    /// iteration of its loops writes before reading (ludcmp's `w`, symm's `temp2`) becomes an
+    /// array indexed by those loops, so that its false dependences no longer serialise them; an
+    /// array likewise (doitgen's `sum[p]`), with its last values copied back, where that frees a
+    /// loop.
     #[arg(long)]
     no_expansion: bool,
 
