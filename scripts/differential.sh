@@ -7,6 +7,7 @@
 #
 #   scripts/differential.sh [COUNT] [FIRST] [OUT]      # default 1000 0 target/differential.md
 #   FEATURES=base scripts/differential.sh ...          # the property tests' simpler programs
+#   FEATURES=temporaries scripts/differential.sh ...   # all, and a nest of temporary arrays
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-1000}

@@ -3,7 +3,8 @@
 //! counts, print what gcc's build of the original prints. `POLYC_RANDOM_CASES` sets how many
 //! (default 200); `POLYC_RICH_CASES` how many programs with strides, `min`/`max` bounds and
 //! conditions too (default 60, a fixed sample of what `scripts/differential.sh` runs by the
-//! thousand).
+//! thousand); `POLYC_TEMPORARY_CASES` how many with a nest of temporary arrays besides (default
+//! 30, `FEATURES=temporaries scripts/differential.sh`).
 
 mod common;
 
@@ -50,6 +51,14 @@ fn random_programs_with_strides_bounds_and_conditions_compute_what_gcc_computes(
     let n = cases("POLYC_RICH_CASES", 60);
     let seeds: Vec<u64> = (RICH_FIRST_SEED..RICH_FIRST_SEED + n).collect();
     check("random-rich-e2e", &seeds, Features::ALL);
+}
+
+#[test]
+fn random_programs_with_temporary_arrays_compute_what_gcc_computes() {
+    // Array expansion and its copy-out statements: about two programs in five expand `t`.
+    let n = cases("POLYC_TEMPORARY_CASES", 30);
+    let seeds: Vec<u64> = (RICH_FIRST_SEED..RICH_FIRST_SEED + n).collect();
+    check("random-temporaries-e2e", &seeds, Features::TEMPORARIES);
 }
 
 fn check(dir: &str, seeds: &[u64], features: Features) {

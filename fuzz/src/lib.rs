@@ -261,6 +261,7 @@ pub fn whole_compiler(data: &[u8]) {
         strides: bits & 1 != 0,
         min_max: bits & 2 != 0,
         conditions: bits & 4 != 0,
+        temporaries: bits & 8 != 0,
     };
     // The text the front end receives is what cpp would give: no comment, and the one
     // definition the generator's `#include <stddef.h>` is there for.

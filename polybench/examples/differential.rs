@@ -8,7 +8,7 @@
 //!
 //!     cargo run --release -p polybench --example differential -- [--count 1000] [--first 0]
 //!         [--polyc target/release/polyc] [--opencl-every 10] [--keep target/differential]
-//!         [--out FILE] [--features all|base]
+//!         [--out FILE] [--features all|base|temporaries]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -52,6 +52,7 @@ fn options() -> Options {
             "--out" => o.out = Some(PathBuf::from(value)),
             "--features" if value == "base" => o.features = random::Features::BASE,
             "--features" if value == "all" => o.features = random::Features::ALL,
+            "--features" if value == "temporaries" => o.features = random::Features::TEMPORARIES,
             _ => usage(flag),
         }
     }
@@ -59,7 +60,7 @@ fn options() -> Options {
 }
 
 fn usage(flag: &str) -> ! {
-    eprintln!("differential: bad argument near '{flag}'\nusage: differential [--count N] [--first SEED] [--polyc PATH] [--opencl-every K] [--keep DIR] [--out FILE] [--features all|base]");
+    eprintln!("differential: bad argument near '{flag}'\nusage: differential [--count N] [--first SEED] [--polyc PATH] [--opencl-every K] [--keep DIR] [--out FILE] [--features all|base|temporaries]");
     std::process::exit(2)
 }
 

@@ -6,7 +6,9 @@
 //! uniform and non-uniform subscripts on two 2-D arrays, a 1-D array and a scalar (a reduction
 //! when it is updated with `+=`). The iterators and the parameters get random C integer types
 //! (`int`, `long`, `unsigned`, `short`; `size_t` parameters), and the iterators are read after
-//! the region, so that C's conversions and the values loops leave behind are exercised.
+//! the region, so that C's conversions and the values loops leave behind are exercised. With
+//! [`Features::temporaries`], a further nest rewrites a window of a global array in every
+//! iteration and reads it back there (array expansion's pattern).
 //!
 //! Every array access stays inside the declared extents for parameter values up to
 //! [`MAX_PARAM`], so the programs can also be compiled and run.
@@ -83,6 +85,11 @@ pub struct Features {
     pub min_max: bool,
     /// Statements under affine conditions, with `else` branches.
     pub conditions: bool,
+    /// One more nest that rewrites a window of a global array `t` in each iteration of its outer
+    /// loops and reads it there (doitgen's `sum[p]`): what array expansion and its copy-out
+    /// statements are for. Separate from [`Features::ALL`], so that the seeds of earlier runs
+    /// keep their programs.
+    pub temporaries: bool,
 }
 
 impl Features {
@@ -90,11 +97,18 @@ impl Features {
         strides: false,
         min_max: false,
         conditions: false,
+        temporaries: false,
     };
     pub const ALL: Features = Features {
         strides: true,
         min_max: true,
         conditions: true,
+        temporaries: false,
+    };
+    /// [`Features::ALL`] and the temporaries' nest.
+    pub const TEMPORARIES: Features = Features {
+        temporaries: true,
+        ..Features::ALL
     };
 }
 
@@ -115,9 +129,16 @@ pub fn program_with(seed: u64, features: Features) -> String {
         let depth = 1 + rng.below(3);
         nest(&mut rng, types, features, &mut body, 0, depth, "  ");
     }
+    let mut globals = String::new();
+    if features.temporaries {
+        // A stream of its own: the rest of the program is the one `Features::ALL` gives.
+        temporaries(&mut Rng::new(seed ^ 0x7e3a_11a5), &mut body);
+        globals = format!("double t[{EXTENT}];\n");
+    }
     format!(
         "/* random affine program, seed {seed} */\n\
          #include <stddef.h>\n\
+         {globals}\
          long kernel({p} n, {p} m, double A[{e}][{e}], double B[{e}][{e}], double x[{e}])\n{{\n\
          \x20 {t} i = 0, j = 0, k = 0;\n\
          \x20 double s = 0.0;\n\
@@ -144,12 +165,19 @@ pub fn program_with_main_of(seed: u64, features: Features) -> String {
         1 + rng.below(MAX_PARAM as usize),
         1 + rng.below(MAX_PARAM as usize),
     );
+    let (fill_t, print_t) = match features.temporaries {
+        true => (
+            "    t[a] = a * 0.125;\n",
+            "    printf(\"%.17g\\n\", t[a]);\n",
+        ),
+        false => ("", ""),
+    };
     format!(
         "{}\n#include <stdio.h>\n\
          static double A[{e}][{e}], B[{e}][{e}], x[{e}];\n\
          int main(void) {{\n\
          \x20 for (int a = 0; a < {e}; a++) {{\n\
-         \x20   x[a] = a * 0.25;\n\
+         \x20   x[a] = a * 0.25;\n{fill_t}\
          \x20   for (int b = 0; b < {e}; b++) {{\n\
          \x20     A[a][b] = (a * 3 + b) % 7 * 0.5;\n\
          \x20     B[a][b] = (a + 2 * b) % 5 * 0.25;\n\
@@ -158,7 +186,7 @@ pub fn program_with_main_of(seed: u64, features: Features) -> String {
          \x20 long r = kernel({n}, {m}, A, B, x);\n\
          \x20 printf(\"%ld\\n\", r);\n\
          \x20 for (int a = 0; a < {e}; a++) {{\n\
-         \x20   printf(\"%.17g\\n\", x[a]);\n\
+         \x20   printf(\"%.17g\\n\", x[a]);\n{print_t}\
          \x20   for (int b = 0; b < {e}; b++) printf(\"%.17g %.17g\\n\", A[a][b], B[a][b]);\n\
          \x20 }}\n\
          \x20 return 0;\n}}\n",
@@ -236,6 +264,73 @@ fn nest(
         }
     }
     let _ = writeln!(out, "{indent}}}");
+}
+
+/// The temporaries' nest ([`Features::temporaries`]): in each iteration of `i` (and of `j`, one
+/// time in two), a loop writes a window of `t` (all of `[2, m + 2)`, or `[i + 2, i + 5)`) and a
+/// second loop reads it back into `A`, `B` or `x`. Variations that must keep the array as it is
+/// are drawn too: the window read before it is written (a value carried from the previous
+/// iteration), results written to `x[k]` (shared by every iteration), a second, conditional write.
+fn temporaries(rng: &mut Rng, out: &mut String) {
+    let outer = *rng.pick(&["n", "m"]);
+    let _ = writeln!(out, "  for (i = 0; i < {outer}; i++) {{");
+    let two = rng.chance(50);
+    let (live, indent): (&[&str], &str) = match two {
+        true => {
+            let _ = writeln!(
+                out,
+                "    for (j = 0; j < {}; j++) {{",
+                rng.pick(&["n", "m"])
+            );
+            (&ITERS[..], "      ")
+        }
+        false => (&ITERS[..2], "    "),
+    };
+    let window = match rng.below(3) {
+        0 => "for (k = i; k <= i + 2; k++)".to_string(),
+        _ => format!("for (k = 0; k < {}; k++)", rng.pick(&["n", "m"])),
+    };
+    // `k` stands in for the last live iterator where the nest has no `j`.
+    let live: Vec<&str> = live
+        .iter()
+        .map(|&v| if v == "j" && !two { "k" } else { v })
+        .collect();
+    let reads = |rng: &mut Rng| -> String {
+        let r: Vec<String> = (0..1 + rng.below(2)).map(|_| access(rng, &live)).collect();
+        r.join(" + ")
+    };
+    let _ = writeln!(out, "{indent}{window} {{");
+    let carried = rng.chance(15);
+    let first = match carried {
+        true => format!("t[k + 2] = t[k + 2] * 0.5 + {};", reads(rng)),
+        false => format!("t[k + 2] = {} * 0.5 + 1.0;", reads(rng)),
+    };
+    let _ = writeln!(out, "{indent}  {first}");
+    if rng.chance(30) {
+        let _ = writeln!(
+            out,
+            "{indent}  if (k % 2 == 0) t[k + 2] += {} * 0.25;",
+            reads(rng)
+        );
+    }
+    let _ = writeln!(out, "{indent}}}");
+    let target = match rng.below(5) {
+        0 => "x[k]".to_string(),
+        1 => "B[i + 2][k + 2]".to_string(),
+        2 if two => "A[j + 2][k + 2]".to_string(),
+        _ => "A[i + 2][k + 2]".to_string(),
+    };
+    let _ = writeln!(out, "{indent}{window} {{");
+    let _ = writeln!(
+        out,
+        "{indent}  {target} += t[k + 2] * 0.5 + {} * 0.25;",
+        reads(rng)
+    );
+    let _ = writeln!(out, "{indent}}}");
+    if two {
+        let _ = writeln!(out, "    }}");
+    }
+    let _ = writeln!(out, "  }}");
 }
 
 /// A statement, under an affine condition one time in five (with an `else` branch sometimes).
@@ -321,6 +416,34 @@ mod tests {
         let all: String = (0..100).map(|s| program_with(s, Features::ALL)).collect();
         for construct in [" += 2)", " += 3)", " ? ", "if (", "} else {", "--)"] {
             assert!(all.contains(construct), "{construct}");
+        }
+    }
+
+    #[test]
+    fn temporaries_add_a_nest_and_keep_the_rest() {
+        for seed in 0..20 {
+            let (all, temp) = (
+                program_with(seed, Features::ALL),
+                program_with(seed, Features::TEMPORARIES),
+            );
+            assert!(!all.contains("t[") && temp.contains("t[k + 2] = "));
+            // The same program with the global and the nest before the region's end.
+            let scop = |p: &str| p[p.find("#pragma scop").unwrap()..].to_string();
+            let (a, t) = (scop(&all), scop(&temp));
+            let end = a.find("#pragma endscop").unwrap();
+            assert!(t.starts_with(&a[..end]), "seed {seed}");
+        }
+        let many: String = (0..100)
+            .map(|s| program_with(s, Features::TEMPORARIES))
+            .collect();
+        for variation in [
+            "k <= i + 2",
+            "for (j = 0;",
+            "t[k + 2] * 0.5 +",
+            "x[k] +=",
+            "if (k % 2",
+        ] {
+            assert!(many.contains(variation), "{variation}");
         }
     }
 }
