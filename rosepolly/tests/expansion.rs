@@ -151,3 +151,30 @@ fn scalars_with_values_across_iterations_or_after_the_scop_stay() {
         .unwrap();
     assert_eq!(neg.subscripts[0].to_string(), "i + 3");
 }
+
+#[test]
+fn arrays_are_expanded_where_that_frees_a_loop() {
+    let ctx = Ctx::new();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/inputs/semantics");
+    let src = SourceUnit::load(&dir.join("array-expansion.c"), &SourceOptions::default()).unwrap();
+    let scops = compilation::build_models(&ctx, &src, Detection::Pragmas).unwrap();
+    // Each expanded array: what it expands, over how many loops, of how many dimensions.
+    let expanded: BTreeSet<(String, usize, usize)> = scops[0]
+        .symbols
+        .data
+        .values()
+        .filter_map(|d| Some((d.expands.clone()?, d.expanded_dims, d.extents.len())))
+        .collect();
+    let want = [("plane", 1, 3), ("sum", 2, 3), ("two", 1, 2), ("win", 1, 2)];
+    assert_eq!(
+        expanded,
+        want.iter()
+            .map(|&(a, l, d)| (a.to_string(), l, d))
+            .collect(),
+    );
+    // Expanded arrays are still data of the SCoP: their copy statements write them.
+    for (array, ..) in want {
+        let d = scops[0].symbols.get(array).unwrap();
+        assert!(d.written && !d.read, "{array}");
+    }
+}

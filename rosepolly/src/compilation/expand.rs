@@ -112,8 +112,13 @@ pub(crate) fn expand_arrays<'c>(ctx: &'c Ctx, scop: &mut Scop<'c>, taken: &dyn F
         if within == 0 || !super::copy_out::possible(scop, &array, &web.statements) {
             continue;
         }
-        let shared = shared_loops(scop, &web);
-        let freed = (0..within).take_while(|&k| frees(scop, &shared, k)).count();
+        // No more dimensions than the SCoP's largest other array has: `T[j][k]` rewritten in
+        // every `(t, i)` of an N^2 problem would otherwise take N^4 elements.
+        let own = scop.symbols.get(&array).map_or(0, |d| d.extents.len());
+        let room = largest_other(scop, &array).saturating_sub(own);
+        let freed = (0..within.min(room))
+            .take_while(|&k| frees(scop, &around, k))
+            .count();
         let Some(plan) = plan_over(ctx, scop, &web, freed, false) else {
             continue;
         };
@@ -123,6 +128,17 @@ pub(crate) fn expand_arrays<'c>(ctx: &'c Ctx, scop: &mut Scop<'c>, taken: &dyn F
         super::copy_out::add(ctx, scop, &name, last);
         refresh(scop, &array);
     }
+}
+
+/// The most dimensions of an array of the SCoP other than `array` (expanded arrays included).
+fn largest_other(scop: &Scop, array: &str) -> usize {
+    scop.symbols
+        .data
+        .values()
+        .filter(|d| d.name != array)
+        .map(|d| d.extents.len())
+        .max()
+        .unwrap_or(0)
 }
 
 /// The one web of `array` if it holds every statement that accesses it.

@@ -7,13 +7,15 @@
      element p's last value comes from iteration min(p, n - 1): copied back per element; its
      last four elements are never written and must keep their values (also on a device);
    - `two` is written by two statements, the last write of an element by either one;
+   - `plane` (2-D) is rewritten in every (r, q): expanded over r only, since over both it would
+     have four dimensions where the largest other array has three;
    - `stencil_tmp` is rewritten in every time step, but `grid` carries the time loop: left alone;
    - `carried` is read before it is written in an iteration: left alone. */
 #include <stdio.h>
 
 #define N 12
 double A[N][N][N], C4[N][N], W[N][N + 2], grid[N + 2], stencil_tmp[N + 2], out2[N][N];
-double win[N + 6], two[N], carried[N];
+double win[N + 6], two[N], carried[N], plane[N][N], P[N][N][N];
 
 void kernels(int n, double sum[N]) {
   int r, q, p, s, t;
@@ -43,6 +45,14 @@ void kernels(int n, double sum[N]) {
     for (p = 0; p < n; p++)
       out2[r][p] = two[p] * two[p];
   }
+  for (r = 0; r < n; r++)
+    for (q = 0; q < n; q++) {
+      for (p = 0; p < n; p++)
+        for (s = 0; s < n; s++)
+          plane[p][s] = C4[p][s] * r + q;
+      for (p = 0; p < n; p++)
+        P[r][q][p] = plane[p][p] + plane[p][0];
+    }
   for (t = 0; t < n; t++) {
     for (p = 1; p <= n; p++)
       stencil_tmp[p] = (grid[p - 1] + grid[p] + grid[p + 1]) / 3.0;
@@ -80,7 +90,8 @@ int main(void) {
     for (int j = 0; j < N; j++) {
       printf("%.17g %.17g\n", out2[i][j], C4[i][j]);
       for (int k = 0; k < N; k++)
-        printf("%.17g\n", A[i][j][k]);
+        printf("%.17g %.17g\n", A[i][j][k], P[i][j][k]);
+      printf("%.17g\n", plane[i][j]);
     }
     for (int j = 0; j < N + 2; j++)
       printf("%.17g\n", W[i][j]);
