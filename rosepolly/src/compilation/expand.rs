@@ -17,7 +17,7 @@
 //! The scalar must be local to the function and unread outside the SCoP, so no code sees the
 //! value the SCoP leaves in it (the expanded arrays are never copied back).
 //!
-//! Arrays are expanded the same way where that frees a loop ([`expand_arrays`]), with their
+//! Arrays are expanded the same way where that frees a loop (`expand_arrays`), with their
 //! final values copied back.
 
 use std::collections::{BTreeMap, BTreeSet};
