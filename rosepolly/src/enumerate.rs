@@ -49,16 +49,30 @@ pub fn run(
     limit: usize,
     visit: &mut dyn FnMut(&Instance, &[Access]),
 ) -> Result<usize, EnumError> {
-    // The first statement of each line: copy-out statements share their original's line, and
-    // come after it.
-    let mut by_flow: HashMap<usize, usize> = HashMap::new();
+    // The statements of each line, the user's first: copy-out statements (array expansion)
+    // share their original's line and run right after it, at the instances their domains hold.
+    let mut by_flow: HashMap<usize, Vec<usize>> = HashMap::new();
     for s in &scop.statements {
-        by_flow.entry(s.flow_id).or_insert(s.id);
+        by_flow.entry(s.flow_id).or_default().push(s.id);
     }
+    let complete = scop.complete_params(params);
+    let isl_params: Vec<(String, i64)> = complete
+        .iter()
+        .map(|(n, v)| (scop.names.get(n), *v))
+        .collect();
+    let copies: HashMap<usize, BTreeSet<Vec<i64>>> = by_flow
+        .values()
+        .flat_map(|ids| ids[1..].iter())
+        .map(|&c| {
+            let points = scop.statements[c].domain.instantiate(&isl_params).points();
+            (c, points.into_iter().collect())
+        })
+        .collect();
     let mut ex = Executor {
         scop,
-        env: scop.complete_params(params).into_iter().collect(),
+        env: complete.into_iter().collect(),
         by_flow,
+        copies,
         count: 0,
         limit,
         visit,
@@ -91,7 +105,9 @@ fn successor(scop: &Scop, n: NodeIndex, kind: FlowEdge) -> Option<NodeIndex> {
 struct Executor<'a, 'c> {
     scop: &'a Scop<'c>,
     env: HashMap<String, i64>,
-    by_flow: HashMap<usize, usize>,
+    by_flow: HashMap<usize, Vec<usize>>,
+    /// The instances of each copy-out statement.
+    copies: HashMap<usize, BTreeSet<Vec<i64>>>,
     count: usize,
     limit: usize,
     visit: &'a mut dyn FnMut(&Instance, &[Access]),
@@ -168,7 +184,23 @@ impl Executor<'_, '_> {
 
     fn statement(&mut self, flow_id: usize) -> Result<(), EnumError> {
         // A statement the model dropped cannot exist: extraction rejects the whole region.
-        let sid = self.by_flow[&flow_id];
+        let ids = self.by_flow[&flow_id].clone();
+        self.instance(ids[0])?;
+        for &copy in &ids[1..] {
+            let st = &self.scop.statements[copy];
+            let iters: Option<Vec<i64>> = st
+                .iterators
+                .iter()
+                .map(|i| self.env.get(i).copied())
+                .collect();
+            if iters.is_some_and(|p| self.copies[&copy].contains(&p)) {
+                self.instance(copy)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn instance(&mut self, sid: usize) -> Result<(), EnumError> {
         let st = &self.scop.statements[sid];
         let env = |v: &str| self.env.get(v).copied();
         let iters = st

@@ -9,7 +9,8 @@
 //!
 //! A copy statement is an ordinary statement of the SCoP (`S<n>`, after the others): the
 //! dependence analysis and the scheduler order it like the rest. It shares its original's loops
-//! and source location; the brute-force enumerator, which walks the user's code, does not visit it.
+//! and source location; the brute-force enumerator, which walks the user's code, runs it right
+//! after its original, at the instances its domain holds.
 
 use crate::math::isl::{Ctx, DimType, Map, Set};
 use crate::math::{Domain, Relation};
