@@ -49,25 +49,26 @@ pub fn run(
     limit: usize,
     visit: &mut dyn FnMut(&Instance, &[Access]),
 ) -> Result<usize, EnumError> {
-    // The statements of each line, the user's first: copy-out statements (array expansion)
-    // share their original's line and run right after it, at the instances their domains hold.
-    let mut by_flow: HashMap<usize, Vec<usize>> = HashMap::new();
-    for s in &scop.statements {
-        by_flow.entry(s.flow_id).or_default().push(s.id);
-    }
+    // The user's statement of each line, and the copy-out statements (array expansion) that
+    // share its line and run right after it, at the instances their domains hold.
     let complete = scop.complete_params(params);
     let isl_params: Vec<(String, i64)> = complete
         .iter()
         .map(|(n, v)| (scop.names.get(n), *v))
         .collect();
-    let copies: HashMap<usize, BTreeSet<Vec<i64>>> = by_flow
-        .values()
-        .flat_map(|ids| ids[1..].iter())
-        .map(|&c| {
-            let points = scop.statements[c].domain.instantiate(&isl_params).points();
-            (c, points.into_iter().collect())
-        })
-        .collect();
+    let mut by_flow: HashMap<usize, usize> = HashMap::new();
+    let mut copies: HashMap<usize, Vec<CopyStatement>> = HashMap::new();
+    for s in &scop.statements {
+        if let std::collections::hash_map::Entry::Vacant(e) = by_flow.entry(s.flow_id) {
+            e.insert(s.id);
+        } else {
+            let points = s.domain.instantiate(&isl_params).points();
+            copies
+                .entry(s.flow_id)
+                .or_default()
+                .push((s.id, points.into_iter().collect()));
+        }
+    }
     let mut ex = Executor {
         scop,
         env: complete.into_iter().collect(),
@@ -102,12 +103,15 @@ fn successor(scop: &Scop, n: NodeIndex, kind: FlowEdge) -> Option<NodeIndex> {
         .map(|e| e.target())
 }
 
+/// A copy-out statement and the iterator values of its instances.
+type CopyStatement = (usize, BTreeSet<Vec<i64>>);
+
 struct Executor<'a, 'c> {
     scop: &'a Scop<'c>,
     env: HashMap<String, i64>,
-    by_flow: HashMap<usize, Vec<usize>>,
-    /// The instances of each copy-out statement.
-    copies: HashMap<usize, BTreeSet<Vec<i64>>>,
+    by_flow: HashMap<usize, usize>,
+    /// Per line, its copy-out statements.
+    copies: HashMap<usize, Vec<CopyStatement>>,
     count: usize,
     limit: usize,
     visit: &'a mut dyn FnMut(&Instance, &[Access]),
@@ -184,23 +188,24 @@ impl Executor<'_, '_> {
 
     fn statement(&mut self, flow_id: usize) -> Result<(), EnumError> {
         // A statement the model dropped cannot exist: extraction rejects the whole region.
-        let ids = self.by_flow[&flow_id].clone();
-        self.instance(ids[0])?;
-        for &copy in &ids[1..] {
-            let st = &self.scop.statements[copy];
-            let iters: Option<Vec<i64>> = st
-                .iterators
+        // A copy statement's iterators are its original's.
+        let iters = self.instance(self.by_flow[&flow_id])?;
+        let due: Vec<usize> = match self.copies.get(&flow_id) {
+            Some(copies) => copies
                 .iter()
-                .map(|i| self.env.get(i).copied())
-                .collect();
-            if iters.is_some_and(|p| self.copies[&copy].contains(&p)) {
-                self.instance(copy)?;
-            }
+                .filter(|(_, points)| points.contains(&iters))
+                .map(|&(id, _)| id)
+                .collect(),
+            None => return Ok(()),
+        };
+        for copy in due {
+            self.instance(copy)?;
         }
         Ok(())
     }
 
-    fn instance(&mut self, sid: usize) -> Result<(), EnumError> {
+    /// Visit one instance of statement `sid` at the current iterator values; its iterators.
+    fn instance(&mut self, sid: usize) -> Result<Vec<i64>, EnumError> {
         let st = &self.scop.statements[sid];
         let env = |v: &str| self.env.get(v).copied();
         let iters = st
@@ -229,7 +234,7 @@ impl Executor<'_, '_> {
             return Err(EnumError::TooMany(self.limit));
         }
         (self.visit)(&instance, &accesses);
-        Ok(())
+        Ok(instance.iters)
     }
 }
 

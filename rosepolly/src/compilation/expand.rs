@@ -105,7 +105,7 @@ pub(crate) fn expand_arrays<'c>(ctx: &'c Ctx, scop: &mut Scop<'c>, taken: &dyn F
         if around.is_empty() || !frees(scop, &around, 0) {
             continue;
         }
-        let Some(web) = whole_web(ctx, scop, &array) else {
+        let Some(web) = whole_web(ctx, scop, &array, users.len()) else {
             continue;
         };
         let within = within(scop, &web);
@@ -141,13 +141,8 @@ fn largest_other(scop: &Scop, array: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// The one web of `array` if it holds every statement that accesses it.
-fn whole_web<'c>(ctx: &'c Ctx, scop: &Scop<'c>, array: &str) -> Option<Web<'c>> {
-    let users = scop
-        .statements
-        .iter()
-        .filter(|s| s.accesses.iter().any(|a| a.datum == array))
-        .count();
+/// The one web of `array` if it holds every statement that accesses it (`users` of them).
+fn whole_web<'c>(ctx: &'c Ctx, scop: &Scop<'c>, array: &str, users: usize) -> Option<Web<'c>> {
     let mut webs = webs(ctx, scop, array);
     (webs.len() == 1 && webs[0].statements.len() == users).then(|| webs.remove(0))
 }

@@ -1274,9 +1274,6 @@ impl<'c> UnionMap<'c> {
     pub fn apply_range(self, other: UnionMap<'c>) -> UnionMap<'c> {
         UnionMap::wrap(ok(self.raw.apply_range(other.raw)))
     }
-    pub fn range(self) -> UnionSet<'c> {
-        UnionSet::wrap(ok(self.raw.range()))
-    }
     // The `try_` operations below fail instead of panicking, for computations under a budget
     // ([`Ctx::bounded`]), where every isl call fails once the budget is spent.
     pub fn try_range(self) -> Result<UnionSet<'c>, IslError> {
