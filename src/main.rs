@@ -37,7 +37,8 @@ use rosepolly::math::isl::Ctx;
 /// tiled dimension first, a shorter list repeating its last value; default 32 everywhere),
 /// POLYC_PROFILE=1 (a profile line per SCoP execution on stderr), POLYC_TRACE=1,
 /// POLYC_DEVICE (OpenCL: PLATFORM:DEVICE, a device number or part of its name; CUDA: the
-/// device number) and POLYC_LOCAL_MEM (bytes of local memory per work-group).
+/// device number), POLYC_LOCAL_MEM (bytes of local memory per work-group) and
+/// POLYC_BATCH_TILES (GPU targets: wavefronts of at most this many tiles run as one launch).
 #[derive(Parser, Debug)]
 #[command(name = "polyc", version, about, long_about = None, after_help = "More: polyc build --help, and docs/interfaces.md.")]
 struct Cli {

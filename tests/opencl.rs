@@ -1,7 +1,8 @@
 //! `polyc --target opencl`: every kernel, built once against avelas-rt, run on the machine's
 //! OpenCL device (PoCL on the CPU in CI), prints the original program's array dumps for tile
 //! sizes of one, odd mixes, sizes larger than the problem, with every local-memory window that
-//! selects a different kernel version, and with every tile run by intra-tile wavefronts.
+//! selects a different kernel version, with and without batches of wavefronts, and with every
+//! tile run by intra-tile wavefronts.
 
 mod common;
 
@@ -30,6 +31,10 @@ const RUNS: &[&[(&str, &str)]] = &[
         ("POLYC_LOCAL_MEM", "1048576"),
     ],
     &[("POLYC_TILE_SIZES", "1000")],
+    // Batches of small wavefronts (one work-group running them in order): none, a launch per
+    // wavefront; and every wavefront batched.
+    &[("POLYC_TILE_SIZES", "3,5,7"), ("POLYC_BATCH_TILES", "0")],
+    &[("POLYC_TILE_SIZES", "8"), ("POLYC_BATCH_TILES", "1000000")],
 ];
 
 /// With every tile run by intra-tile wavefronts (`--intra-wavefront`).

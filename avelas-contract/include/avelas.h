@@ -32,11 +32,16 @@ long avelas_tuned_window(int tuned, long window);
 int avelas_profile(void);
 int avelas_trace(void);
 
-/* Tile buckets (thesis 7.2): the tiles of one launch, `dims` coordinates and a tag each
-   (1: full tile, 0: partial), in the order work-groups get them. */
-avelas_tile_bucket *avelas_tile_bucket_alloc(int dims);
-void avelas_tile_bucket_push(avelas_tile_bucket *b, int tag, const long *coords);
+/* Tile buckets (thesis 7.2): the tiles of one launch, `dims` coordinates, a tag (1: full
+   tile, 0: partial) and `outer` host-loop values each, in the order work-groups get them.
+   After each wavefront, avelas_tile_bucket_wave(b, batch) holds it back when it has at most
+   `batch` tiles (a negative `batch` flushes); then avelas_tile_bucket_part gives the parts to
+   launch, -1 when none is left: 1 for a batch one work-group runs in order, 0 otherwise. */
+avelas_tile_bucket *avelas_tile_bucket_alloc(int dims, int outer);
+void avelas_tile_bucket_push(avelas_tile_bucket *b, int tag, const long *values);
 long avelas_tile_bucket_size(const avelas_tile_bucket *b);
+void avelas_tile_bucket_wave(avelas_tile_bucket *b, long batch);
+int avelas_tile_bucket_part(avelas_tile_bucket *b);
 void avelas_tile_bucket_clear(avelas_tile_bucket *b);
 void avelas_tile_bucket_free(avelas_tile_bucket *b);
 
@@ -83,8 +88,13 @@ void avelas_cl_arg(const avelas_kernel *k, int index, const void *value, size_t 
 void avelas_cl_arg_buffer(const avelas_kernel *k, int index, const avelas_buffer *b);
 /* A __local argument of `bytes` bytes. */
 void avelas_cl_arg_local(const avelas_kernel *k, int index, long bytes);
+/* Launches the tile bucket's current part (avelas_tile_bucket_part): a work-group per tile,
+   or one for a batch (which `k`, a kernel's batch twin, runs in order). */
 long avelas_cl_launch(const avelas_kernel *k, avelas_tile_bucket *tiles,
                       avelas_thread_bucket *threads);
+/* The most tiles a wavefront may have to join a batch: POLYC_BATCH_TILES, else 16 on a CPU
+   device and 1 on a GPU. */
+long avelas_cl_batch_tiles(void *cl);
 double avelas_cl_kernel_ms(void *cl);
 void avelas_cl_finish(void *cl);
 
@@ -99,6 +109,8 @@ const void *avelas_cuda_tile_bucket(avelas_tile_bucket *b, long *stride);
 const void *avelas_cuda_thread_bucket(avelas_thread_bucket *b, long *stride,
                                       const void **offsets);
 void avelas_cuda_grid(long groups, unsigned *x, unsigned *y);
+/* POLYC_BATCH_TILES, else 1. */
+long avelas_cuda_batch_tiles(void);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 //! The run-time configuration of a generated program, from its environment (design.md):
 //! `POLYC_TILE_SIZES`, `POLYC_MIN_POINTS`, `POLYC_DEVICE`, `POLYC_PROFILE`, `POLYC_TRACE`,
-//! `POLYC_LOCAL_MEM`. Every value is validated; a malformed one is an error that names the
+//! `POLYC_LOCAL_MEM`, `POLYC_BATCH_TILES`. Every value is validated; a malformed one is an error that names the
 //! variable and says what was expected. This is the grammar's one statement: avelas-rt parses
 //! with it, and the C target's parsers ([`crate::c_config`]) are printed from its constants and
 //! checked against it (`tests/runtime_contract.rs`).
@@ -26,6 +26,7 @@ pub const VARIABLES: &[&str] = &[
     "POLYC_TRACE",
     "POLYC_DEVICE",
     "POLYC_LOCAL_MEM",
+    "POLYC_BATCH_TILES",
 ];
 
 /// What each variable expects, as its error messages say.
@@ -34,6 +35,7 @@ pub const MIN_POINTS_EXPECTED: &str = "a number of points, e.g. 0 to always tile
 pub const SWITCH_EXPECTED: &str = "1 to turn it on, 0 or unset to turn it off";
 pub const DEVICE_EXPECTED: &str = "PLATFORM:DEVICE indices (0:1), a device number (1), or part of a device name (pthread, nvidia, gpu)";
 pub const LOCAL_MEM_EXPECTED: &str = "a number of bytes, e.g. 16384";
+pub const BATCH_TILES_EXPECTED: &str = "a number of tiles, e.g. 0 for a launch per wavefront";
 
 /// Which device `POLYC_DEVICE` asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +77,9 @@ pub struct Config {
     /// Bytes of local memory per work-group the buffer buckets may use (thesis §6.4: `L_w`);
     /// `None`: what the device offers a work-group (avelas-rt asks it).
     pub local_mem: Option<u64>,
+    /// GPU targets: a wavefront of at most this many tiles joins a batch that one work-group
+    /// runs in order (`avelas_rt::tile_bucket`); `None`: the device's default.
+    pub batch_tiles: Option<u64>,
 }
 
 /// A malformed variable.
@@ -123,7 +128,16 @@ impl Config {
             profile: switch("POLYC_PROFILE", get("POLYC_PROFILE").as_deref())?,
             trace: switch("POLYC_TRACE", get("POLYC_TRACE").as_deref())?,
             device: device(get("POLYC_DEVICE").as_deref())?,
-            local_mem: local_mem(get("POLYC_LOCAL_MEM").as_deref())?,
+            local_mem: count(
+                "POLYC_LOCAL_MEM",
+                LOCAL_MEM_EXPECTED,
+                get("POLYC_LOCAL_MEM"),
+            )?,
+            batch_tiles: count(
+                "POLYC_BATCH_TILES",
+                BATCH_TILES_EXPECTED,
+                get("POLYC_BATCH_TILES"),
+            )?,
         })
     }
 
@@ -262,22 +276,24 @@ fn device(v: Option<&str>) -> Result<DeviceChoice, ConfigError> {
     Ok(DeviceChoice::Name(text.to_lowercase()))
 }
 
-fn local_mem(v: Option<&str>) -> Result<Option<u64>, ConfigError> {
+/// A number of bytes or tiles: decimal digits only, within `u64`; unset or empty: `None`.
+fn count(
+    variable: &'static str,
+    expected: &'static str,
+    v: Option<String>,
+) -> Result<Option<u64>, ConfigError> {
     let Some(text) = v.filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
+    let bad = || ConfigError {
+        variable,
+        value: text.clone(),
+        expected,
+    };
     if !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(ConfigError {
-            variable: "POLYC_LOCAL_MEM",
-            value: text.to_string(),
-            expected: LOCAL_MEM_EXPECTED,
-        });
+        return Err(bad());
     }
-    text.parse().map(Some).map_err(|_| ConfigError {
-        variable: "POLYC_LOCAL_MEM",
-        value: text.to_string(),
-        expected: LOCAL_MEM_EXPECTED,
-    })
+    text.parse().map(Some).map_err(|_| bad())
 }
 
 /// A count: decimal digits only, within `i64`.
@@ -383,6 +399,15 @@ mod tests {
         assert_eq!(config(&[]).unwrap().local_mem, None);
         assert_eq!(
             config(&[("POLYC_LOCAL_MEM", "0")]).unwrap().local_mem,
+            Some(0)
+        );
+        for bad in ["many", "-1", "1.5", " 4"] {
+            let e = config(&[("POLYC_BATCH_TILES", bad)]).unwrap_err();
+            assert_eq!(e.variable, "POLYC_BATCH_TILES", "{bad}");
+        }
+        assert_eq!(config(&[]).unwrap().batch_tiles, None);
+        assert_eq!(
+            config(&[("POLYC_BATCH_TILES", "0")]).unwrap().batch_tiles,
             Some(0)
         );
     }

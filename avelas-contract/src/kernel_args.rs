@@ -1,6 +1,6 @@
 //! The arguments the run-time passes to every generated kernel, first and in this order
 //! (thesis §7.2–7.3: the buckets a work-group reads its work from). The kernel's own arguments
-//! (parameters, outer values, tile sizes, arrays) follow from index [`COUNT`].
+//! (parameters, tile sizes, arrays) follow from index [`COUNT`].
 
 /// The type of a run-time argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,7 +21,8 @@ pub struct RuntimeArg {
     pub meaning: &'static str,
 }
 
-/// Index of the tile bucket: per entry, the tile's coordinates and its full/partial tag.
+/// Index of the tile bucket: per entry, the tile's coordinates, its full/partial tag and the
+/// values of the host loops around the tile walk (`polyc_x<d>`).
 pub const TILES: usize = 0;
 /// Index of the number of tiles (work-groups) of the launch.
 pub const TILE_COUNT: usize = 1;

@@ -194,34 +194,61 @@ pub struct TileBucketHandle {
     cuda: DeviceArray,
 }
 
+/// A bucket of tiles of `dims` coordinates whose entries also carry `outer` host-loop values.
 #[no_mangle]
-pub extern "C" fn avelas_tile_bucket_alloc(dims: c_int) -> *mut TileBucketHandle {
+pub extern "C" fn avelas_tile_bucket_alloc(dims: c_int, outer: c_int) -> *mut TileBucketHandle {
     Box::into_raw(Box::new(TileBucketHandle {
-        bucket: TileBucket::new(dims.max(0) as usize),
+        bucket: TileBucket::with_outer(dims.max(0) as usize, outer.max(0) as usize),
         cl: None,
         cuda: DeviceArray::default(),
     }))
 }
 
 /// # Safety
-/// `b` from [`avelas_tile_bucket_alloc`]; `coords` points to the bucket's `dims` values.
+/// `b` from [`avelas_tile_bucket_alloc`]; `values` points to the bucket's `dims` coordinates
+/// then its `outer` values.
 #[no_mangle]
 pub unsafe extern "C" fn avelas_tile_bucket_push(
     b: *mut TileBucketHandle,
     tag: c_int,
-    coords: *const c_long,
+    values: *const c_long,
 ) {
     let h = &mut *b;
-    let dims = h.bucket.dims();
-    let c: Vec<i64> = (0..dims).map(|d| *coords.add(d)).collect();
+    let c: Vec<i64> = (0..h.bucket.values()).map(|d| *values.add(d)).collect();
     h.bucket.push(i64::from(tag), &c);
 }
 
+/// Entries of the part being launched (of the whole bucket outside a launch).
+///
 /// # Safety
 /// `b` from [`avelas_tile_bucket_alloc`].
 #[no_mangle]
 pub unsafe extern "C" fn avelas_tile_bucket_size(b: *const TileBucketHandle) -> c_long {
     (*b).bucket.len() as c_long
+}
+
+/// The end of a wavefront: it joins the batch when it has at most `batch` tiles; a negative
+/// `batch` flushes the batch (`tile_bucket`'s module documentation).
+///
+/// # Safety
+/// `b` from [`avelas_tile_bucket_alloc`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_tile_bucket_wave(b: *mut TileBucketHandle, batch: c_long) {
+    (*b).bucket.end_wave(batch);
+}
+
+/// Makes the next part to launch the bucket's current one: 1 when one work-group runs its
+/// tiles in order, 0 for one work-group per tile; -1 when none is left (the bucket is then
+/// empty, or holds a batch).
+///
+/// # Safety
+/// `b` from [`avelas_tile_bucket_alloc`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_tile_bucket_part(b: *mut TileBucketHandle) -> c_int {
+    match (*b).bucket.next_part() {
+        Some(p) => c_int::from(p.sequential),
+        None => -1,
+    }
 }
 
 /// # Safety
@@ -560,8 +587,10 @@ pub unsafe extern "C" fn avelas_cl_arg_buffer(
     });
 }
 
-/// Launch `k` over the tile bucket's entries with the thread bucket's work-groups (thesis
-/// Fig. 6.11, INVOKE_KERNEL). Returns the number of launches (0 for an empty bucket).
+/// Launch `k` over the tile bucket's current part with the thread bucket's work-groups (thesis
+/// Fig. 6.11, INVOKE_KERNEL): a work-group per tile, or one for all of a sequential part (`k`
+/// is then a kernel's batch twin, which runs the bucket's tiles in order).
+/// Returns the number of launches (0 for an empty bucket).
 ///
 /// # Safety
 /// Handles from their constructors.
@@ -576,6 +605,7 @@ pub unsafe extern "C" fn avelas_cl_launch(
     if n == 0 {
         return 0;
     }
+    let sequential = tiles.bucket.current().is_some_and(|p| p.sequential);
     let mut st = cl();
     guard("launching a kernel", || {
         let flat = tiles.bucket.flattened();
@@ -622,11 +652,39 @@ pub unsafe extern "C" fn avelas_cl_launch(
             .arg(kernel, index(arg::WAVES), ArgVal::scalar(&longs[3]))?;
         let local = threads.bucket.work_group().min(k.max_work_group).max(1);
         let limit = (i32::MAX as usize) / local;
-        let groups = ndrange::factor(n, limit, limit)
+        let work_groups = if sequential { 1 } else { n };
+        let groups = ndrange::factor(work_groups, limit, limit)
             .ok_or_else(|| RtError(format!("{n} work-groups exceed the device's limits")))?;
         st.rt.launch(kernel, groups, local)
     });
     1
+}
+
+/// The most tiles a wavefront may have to join a batch on the OpenCL device:
+/// `POLYC_BATCH_TILES`, else [`CPU_BATCH_TILES`] on a CPU device and 1 on a GPU (a wavefront of
+/// one tile runs on one work-group anyway, so batching it costs no parallelism).
+#[no_mangle]
+pub extern "C" fn avelas_cl_batch_tiles(_cl: *mut c_void) -> c_long {
+    let gpu = cl().rt.is_gpu;
+    batch_tiles(if gpu { 1 } else { CPU_BATCH_TILES })
+}
+
+/// The same for the CUDA device: `POLYC_BATCH_TILES`, else 1.
+#[no_mangle]
+pub extern "C" fn avelas_cuda_batch_tiles() -> c_long {
+    batch_tiles(1)
+}
+
+/// A CPU device's default batch limit. A launch costs a PoCL device about as much as a few
+/// dozen tiles of work (docs/results/launch-batches-*): a wavefront of fewer tiles than that
+/// runs sooner on one core after the tiles before it than in a launch of its own.
+pub const CPU_BATCH_TILES: u64 = 16;
+
+fn batch_tiles(default: u64) -> c_long {
+    config()
+        .batch_tiles
+        .unwrap_or(default)
+        .min(c_long::MAX as u64) as c_long
 }
 
 /// Kernel time so far, in milliseconds (with `POLYC_PROFILE=1`).
@@ -733,13 +791,25 @@ mod tests {
 
     #[test]
     fn tile_buckets_through_the_c_interface() {
-        let b = avelas_tile_bucket_alloc(3);
+        let b = avelas_tile_bucket_alloc(2, 1);
         let coords: [c_long; 3] = [4, -2, 7];
-        // SAFETY: `b` is live until freed; `coords` holds the bucket's three values.
+        // SAFETY: `b` is live until freed; `coords` holds the bucket's two coordinates and
+        // one outer value.
         unsafe {
-            avelas_tile_bucket_push(b, 1, coords.as_ptr());
-            avelas_tile_bucket_push(b, 0, coords.as_ptr());
+            // Two wavefronts of one tile with batches of at most two: held back.
+            for tag in [1, 0] {
+                avelas_tile_bucket_push(b, tag, coords.as_ptr());
+                avelas_tile_bucket_wave(b, 2);
+                assert_eq!(avelas_tile_bucket_part(b), -1);
+            }
             assert_eq!(avelas_tile_bucket_size(b), 2);
+            // The flush: one sequential part of both, then nothing.
+            avelas_tile_bucket_wave(b, -1);
+            assert_eq!(avelas_tile_bucket_part(b), 1);
+            assert_eq!(avelas_tile_bucket_size(b), 2);
+            assert_eq!(avelas_tile_bucket_part(b), -1);
+            assert_eq!(avelas_tile_bucket_size(b), 0);
+            avelas_tile_bucket_push(b, 0, coords.as_ptr());
             avelas_tile_bucket_clear(b);
             assert_eq!(avelas_tile_bucket_size(b), 0);
             avelas_tile_bucket_free(b);

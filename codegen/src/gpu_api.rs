@@ -8,7 +8,7 @@ use std::fmt::Write;
 use avelas_contract::kernel_args as arg;
 use avelas_contract::AVELAS_FNS;
 
-use crate::device::{version_name, Dialect, KernelArg};
+use crate::device::{batch_name, version_name, Dialect, KernelArg};
 use crate::ir::size;
 use crate::names::user;
 
@@ -60,9 +60,19 @@ pub trait GpuApi {
     /// `versions` beyond version 0) needing `polyc_lm<i>` bytes: make that version the one
     /// launched.
     fn select(&self, i: usize, name: &str, source: &str, versions: usize) -> String;
-    /// Launch group `i`'s kernel `name` (the version chosen of `versions`) over its buckets,
-    /// with its own arguments `args`.
-    fn launch(&self, i: usize, name: &str, args: &[KernelArg], versions: usize) -> String;
+    /// Launch group `i`'s kernel `name` (the version chosen of `versions`) over its tile
+    /// bucket's current part, with its own arguments `args`; the part is sequential where the
+    /// C variable `polyc_seq` is nonzero.
+    fn launch(
+        &self,
+        i: usize,
+        name: &str,
+        source: &str,
+        args: &[KernelArg],
+        versions: usize,
+    ) -> String;
+    /// The C expression of the batch limit (`POLYC_BATCH_TILES` or the device's default).
+    fn batch_tiles(&self) -> &'static str;
     /// Wait for the device.
     fn finish(&self) -> &'static str;
     /// The milliseconds the kernels ran.
@@ -113,9 +123,15 @@ impl GpuApi for OpenCl {
         source: &str,
         versions: usize,
     ) -> (String, String, String) {
+        // The batch twins live in a program of their own, built when a batch first needs one
+        // (`launch`): PoCL builds a program's every kernel, and twins in the same program made
+        // adi's first run 3.2 -> 4.6 s.
         let mut code = format!(
             "avelas_kernel *polyc_k{i} = avelas_cl_kernel(polyc_cl, {source}, \"{name}\");\n\
-             int polyc_mwg{i} = avelas_cl_max_work_group(polyc_k{i});\n"
+             avelas_kernel *polyc_ks{i} = 0;\n\
+             const char *polyc_ksn{i} = \"{}\";\n\
+             int polyc_mwg{i} = avelas_cl_max_work_group(polyc_k{i});\n",
+            batch_name(name)
         );
         for v in 1..=versions {
             let _ = writeln!(
@@ -139,40 +155,60 @@ impl GpuApi for OpenCl {
         if versions == 0 {
             return String::new();
         }
-        let names: Vec<String> = (0..=versions)
-            .map(|v| format!("\"{}\"", version_name(name, v)))
-            .collect();
+        let names = |batch: bool| {
+            (0..=versions)
+                .map(|v| {
+                    let n = version_name(name, v);
+                    format!("\"{}\"", if batch { batch_name(&n) } else { n })
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         format!(
             "if (polyc_v{i} > 0) {{
   static const char *const polyc_names[] = {{{}}};
+  static const char *const polyc_batch_names[] = {{{}}};
   polyc_k{i} = avelas_cl_kernel(polyc_cl, {source}, polyc_names[polyc_v{i}]);
+  polyc_ksn{i} = polyc_batch_names[polyc_v{i}];
 }}
 ",
-            names.join(", ")
+            names(false),
+            names(true)
         )
     }
 
-    fn launch(&self, i: usize, _name: &str, args: &[KernelArg], versions: usize) -> String {
-        let mut s = String::new();
+    fn launch(
+        &self,
+        i: usize,
+        _name: &str,
+        source: &str,
+        args: &[KernelArg],
+        versions: usize,
+    ) -> String {
+        let mut s = format!(
+            "if (polyc_seq && !polyc_ks{i}) polyc_ks{i} = avelas_cl_kernel(polyc_cl, {}, polyc_ksn{i});\n\
+             avelas_kernel *polyc_kl = polyc_seq ? polyc_ks{i} : polyc_k{i};\n",
+            batch_source(source)
+        );
         for (j, a) in args.iter().enumerate() {
             let idx = arg::COUNT + j;
             let _ = match a {
-                KernelArg::Param(n) | KernelArg::Outer(n) => writeln!(
+                KernelArg::Param(n) => writeln!(
                     s,
-                    "{{ const long polyc_v = (long)({}); avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof(long)); }}",
-                    if matches!(a, KernelArg::Param(_)) { user(n) } else { n.clone() }
+                    "{{ const long polyc_v = (long)({}); avelas_cl_arg(polyc_kl, {idx}, &polyc_v, sizeof(long)); }}",
+                    user(n)
                 ),
                 KernelArg::TileSize(k) => writeln!(
                     s,
-                    "avelas_cl_arg(polyc_k{i}, {idx}, &{}, sizeof(long));",
+                    "avelas_cl_arg(polyc_kl, {idx}, &{}, sizeof(long));",
                     size(*k)
                 ),
                 KernelArg::Array { name, .. } | KernelArg::WrittenScalar { name, .. } => {
-                    writeln!(s, "avelas_cl_arg_buffer(polyc_k{i}, {idx}, polyc_d_{name});")
+                    writeln!(s, "avelas_cl_arg_buffer(polyc_kl, {idx}, polyc_d_{name});")
                 }
                 KernelArg::Scalar { name, elem } => writeln!(
                     s,
-                    "{{ const {elem} polyc_v = {}; avelas_cl_arg(polyc_k{i}, {idx}, &polyc_v, sizeof({elem})); }}",
+                    "{{ const {elem} polyc_v = {}; avelas_cl_arg(polyc_kl, {idx}, &polyc_v, sizeof({elem})); }}",
                     user(name)
                 ),
             };
@@ -180,15 +216,19 @@ impl GpuApi for OpenCl {
         if versions > 0 {
             let _ = writeln!(
                 s,
-                "if (polyc_v{i} > 0) avelas_cl_arg_local(polyc_k{i}, {}, polyc_lm{i});",
+                "if (polyc_v{i} > 0) avelas_cl_arg_local(polyc_kl, {}, polyc_lm{i});",
                 arg::COUNT + args.len()
             );
         }
         let _ = writeln!(
             s,
-            "polyc_launches += avelas_cl_launch(polyc_k{i}, polyc_tb{i}, polyc_th{i});"
+            "polyc_launches += avelas_cl_launch(polyc_kl, polyc_tb{i}, polyc_th{i});"
         );
         s
+    }
+
+    fn batch_tiles(&self) -> &'static str {
+        "avelas_cl_batch_tiles(polyc_cl)"
     }
 
     fn finish(&self) -> &'static str {
@@ -253,11 +293,12 @@ impl GpuApi for Cuda {
         // threads than the registers each needs allow (`maxThreadsPerBlock`).
         let mut code = format!("int polyc_mwg{i} = avelas_cuda_max_threads();\n");
         for v in 0..=versions {
-            let _ = writeln!(
-                code,
-                "{{ struct cudaFuncAttributes polyc_fa; POLYC_CUDA(cudaFuncGetAttributes(&polyc_fa, (const void *){})); polyc_mwg{i} = (int)polyc_lmin(polyc_mwg{i}, polyc_fa.maxThreadsPerBlock); }}",
-                version_name(name, v)
-            );
+            for k in [version_name(name, v), batch_name(&version_name(name, v))] {
+                let _ = writeln!(
+                    code,
+                    "{{ struct cudaFuncAttributes polyc_fa; POLYC_CUDA(cudaFuncGetAttributes(&polyc_fa, (const void *){k})); polyc_mwg{i} = (int)polyc_lmin(polyc_mwg{i}, polyc_fa.maxThreadsPerBlock); }}"
+                );
+            }
         }
         (code, format!("polyc_mwg{i}"), "32".to_string())
     }
@@ -281,10 +322,11 @@ impl GpuApi for Cuda {
         // Beyond 48 KiB of dynamic shared memory a kernel must opt in.
         let cases: String = (1..=versions)
             .map(|v| {
-                format!(
-                    "  case {v}: POLYC_CUDA(cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)polyc_lm{i})); break;\n",
-                    version_name(name, v)
-                )
+                let set = |k: String| {
+                    format!("POLYC_CUDA(cudaFuncSetAttribute({k}, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)polyc_lm{i}));")
+                };
+                let n = version_name(name, v);
+                format!("  case {v}: {} {} break;\n", set(batch_name(&n)), set(n))
             })
             .collect();
         format!(
@@ -292,7 +334,14 @@ impl GpuApi for Cuda {
         )
     }
 
-    fn launch(&self, i: usize, name: &str, args: &[KernelArg], versions: usize) -> String {
+    fn launch(
+        &self,
+        i: usize,
+        name: &str,
+        _source: &str,
+        args: &[KernelArg],
+        versions: usize,
+    ) -> String {
         let mut values: Vec<String> = (0..arg::COUNT)
             .map(|a| match a {
                 arg::TILES => "(const long *)polyc_dtb".to_string(),
@@ -308,7 +357,6 @@ impl GpuApi for Cuda {
         for a in args {
             values.push(match a {
                 KernelArg::Param(n) => format!("(long)({})", user(n)),
-                KernelArg::Outer(n) => format!("(long)({n})"),
                 KernelArg::TileSize(k) => size(*k),
                 KernelArg::Array { name, elem, .. } | KernelArg::WrittenScalar { name, elem } => {
                     format!("({elem} *)polyc_d_{name}")
@@ -322,7 +370,7 @@ impl GpuApi for Cuda {
   long polyc_stride = 0;
   const void *polyc_dtb = avelas_cuda_tile_bucket(polyc_tb{i}, &polyc_stride);
   unsigned polyc_gx = 1, polyc_gy = 1;
-  avelas_cuda_grid(polyc_n, &polyc_gx, &polyc_gy);
+  avelas_cuda_grid(polyc_seq ? 1 : polyc_n, &polyc_gx, &polyc_gy);
   const int polyc_timed = {profile}();
   if (polyc_timed) POLYC_CUDA(cudaEventRecord(polyc_ev0, 0));
 {calls}
@@ -342,6 +390,10 @@ impl GpuApi for Cuda {
         )
     }
 
+    fn batch_tiles(&self) -> &'static str {
+        "avelas_cuda_batch_tiles()"
+    }
+
     fn finish(&self) -> &'static str {
         "  POLYC_CUDA(cudaDeviceSynchronize());\n"
     }
@@ -349,6 +401,11 @@ impl GpuApi for Cuda {
     fn kernel_ms(&self) -> &'static str {
         "polyc_kernel_ms"
     }
+}
+
+/// The name of the string holding the batch twins of the kernels in the OpenCL source `source`.
+pub fn batch_source(source: &str) -> String {
+    format!("{source}_batch")
 }
 
 /// The launch of the version of group `i`'s kernel `name` its buffer bucket chose, with
@@ -360,9 +417,14 @@ fn cuda_calls(i: usize, name: &str, values: &str, versions: usize) -> String {
         } else {
             format!(", (size_t)polyc_lm{i}")
         };
+        let n = version_name(name, v);
+        let launch = |k: &str| {
+            format!("{k}<<<dim3(polyc_gx, polyc_gy), dim3((unsigned)avelas_thread_bucket_work_group(polyc_th{i})){shared}>>>({values});")
+        };
         format!(
-            "{}<<<dim3(polyc_gx, polyc_gy), dim3((unsigned)avelas_thread_bucket_work_group(polyc_th{i})){shared}>>>({values});",
-            version_name(name, v)
+            "if (polyc_seq) {} else {}",
+            launch(&batch_name(&n)),
+            launch(&n)
         )
     };
     if versions == 0 {
@@ -405,5 +467,6 @@ mod tests {
         assert_eq!(max_wg, "polyc_mwg1");
         assert!(code.contains("avelas_cl_kernel(polyc_cl, src, \"polyc_k1_b1\")"));
         assert!(code.contains("polyc_mwg1 = avelas_cl_max_work_group(polyc_k1)"));
+        assert!(code.contains("const char *polyc_ksn1 = \"polyc_k1_seq\""));
     }
 }

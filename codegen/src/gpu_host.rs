@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use avelas_contract::{ConfigFns, AVELAS_FNS};
 use rosepolly::model::expr::Expr;
-use rosepolly::syntax::FLOORD;
+use rosepolly::syntax::{Node, FLOORD};
 
 use crate::device::{kernel_args, kernel_name, serial, versions, Dialect, KernelArg};
 use crate::footprint::{self, Footprint};
@@ -63,7 +63,7 @@ impl<'a> GpuHost<'a> {
     }
 
     fn data(&self) -> Vec<KernelArg> {
-        kernel_args(self.ir, &[])
+        kernel_args(self.ir)
             .into_iter()
             .filter(|a| matches!(a, KernelArg::Array { .. } | KernelArg::WrittenScalar { .. }))
             .collect()
@@ -170,7 +170,8 @@ impl<'a> GpuHost<'a> {
         }
         let _ = writeln!(
             s,
-            "avelas_tile_bucket *polyc_tb{i} = avelas_tile_bucket_alloc({host_dims});"
+            "avelas_tile_bucket *polyc_tb{i} = avelas_tile_bucket_alloc({host_dims}, {});",
+            g.outer.len()
         );
         let (kind, extents): (&str, Vec<String>) = match &layout {
             Some(ThreadLayout::Rectangular { dims }) => (
@@ -281,11 +282,16 @@ impl<'a> GpuHost<'a> {
     fn group_call(&self, g: usize, args: &[Expr]) -> String {
         let group = &self.ir.groups[g];
         let mut out = group_opening(group, args);
-        let launch = self.launch(group);
+        let launch = self.launch(group, "polyc_batch");
         match &group.code {
             GroupCode::Untiled(_) => {
                 let _ = writeln!(out, "  /* group {g}: {:?}, one work-item */", group.names);
-                let _ = writeln!(out, "  long polyc_c[1] = {{0}};");
+                let values = if group.outer.is_empty() {
+                    "0".to_string()
+                } else {
+                    group.outer.join(", ")
+                };
+                let _ = writeln!(out, "  long polyc_c[] = {{{values}}};");
                 let _ = writeln!(out, "  avelas_tile_bucket_push(polyc_tb{g}, 0, polyc_c);");
                 out.push_str(&indent(&launch, 2));
             }
@@ -295,7 +301,10 @@ impl<'a> GpuHost<'a> {
                     "  /* group {g}: {:?}, {} tiled dimension(s), {:?}, {} in the tile bucket */",
                     group.names, t.depth, t.mode, t.host_dims
                 );
-                let coords: Vec<String> = (0..t.host_dims).map(tile).collect();
+                let coords: Vec<String> = (0..t.host_dims)
+                    .map(tile)
+                    .chain(group.outer.iter().cloned())
+                    .collect();
                 let coords = if coords.is_empty() {
                     "0".to_string()
                 } else {
@@ -321,16 +330,81 @@ impl<'a> GpuHost<'a> {
         out
     }
 
-    /// Set the kernel's arguments, launch it over the bucket, empty the bucket.
-    fn launch(&self, g: &GroupIr) -> String {
+    /// The end of a wavefront of group `g` (`batch`: the C expression of the batch limit; -1
+    /// flushes the batch): launch the parts of the tile bucket that are ready, if any.
+    fn launch(&self, g: &GroupIr, batch: &str) -> String {
         let i = g.index;
-        let args = kernel_args(self.ir, &g.outer);
-        let mut s = self
-            .api
-            .launch(i, &kernel_name(self.ir.id, i), &args, versions(g));
-        let _ = writeln!(s, "avelas_tile_bucket_clear(polyc_tb{i});");
-        s
+        let args = kernel_args(self.ir);
+        let part = self.api.launch(
+            i,
+            &kernel_name(self.ir.id, i),
+            &self.source,
+            &args,
+            versions(g),
+        );
+        format!(
+            "avelas_tile_bucket_wave(polyc_tb{i}, {batch});
+{{
+  int polyc_seq;
+  while ((polyc_seq = avelas_tile_bucket_part(polyc_tb{i})) >= 0) {{
+    (void)polyc_seq;
+{}  }}
+}}
+",
+            indent(&part, 4)
+        )
     }
+}
+
+/// The host tree `host` of a SCoP of `groups` groups with a flush of group `g`'s batch (a call
+/// of `groups + g`) after each largest subtree that calls group `g` alone: no other group's
+/// launch comes between a batch's tiles and their launch, and a batch spans the iterations of
+/// the host loops that run that group alone (floyd-warshall's `k`, a triangular solve's rows).
+pub fn with_flushes(host: &Node, groups: usize) -> Node {
+    if let Some(g) = only_group(host) {
+        return Node::Block(vec![
+            host.clone(),
+            Node::User {
+                stmt: groups + g,
+                args: Vec::new(),
+            },
+        ]);
+    }
+    match host {
+        Node::Block(v) => Node::Block(v.iter().map(|n| with_flushes(n, groups)).collect()),
+        Node::For(l) => {
+            let mut l = l.clone();
+            l.body = Box::new(with_flushes(&l.body, groups));
+            Node::For(l)
+        }
+        Node::If { cond, then, other } => Node::If {
+            cond: cond.clone(),
+            then: Box::new(with_flushes(then, groups)),
+            other: other.as_ref().map(|o| Box::new(with_flushes(o, groups))),
+        },
+        Node::User { .. } => host.clone(),
+    }
+}
+
+/// The one group `n` calls, if it calls exactly one (at least once).
+fn only_group(n: &Node) -> Option<usize> {
+    fn calls(n: &Node, out: &mut Vec<usize>) {
+        match n {
+            Node::Block(v) => v.iter().for_each(|c| calls(c, out)),
+            Node::For(l) => calls(&l.body, out),
+            Node::If { then, other, .. } => {
+                calls(then, out);
+                if let Some(o) = other {
+                    calls(o, out);
+                }
+            }
+            Node::User { stmt, .. } => out.push(*stmt),
+        }
+    }
+    let mut all = Vec::new();
+    calls(n, &mut all);
+    let first = *all.first()?;
+    all.iter().all(|&g| g == first).then_some(first)
 }
 
 impl HostDialect for GpuHost<'_> {
@@ -353,6 +427,11 @@ impl HostDialect for GpuHost<'_> {
         let _ = writeln!(setup, "long polyc_transfer_bytes = 0;");
         let _ = writeln!(
             setup,
+            "const long polyc_batch = {}; (void)polyc_batch;",
+            self.api.batch_tiles()
+        );
+        let _ = writeln!(
+            setup,
             "long polyc_buffers = 0, polyc_local_bytes = 0, polyc_local_window = 0;"
         );
         for a in self.data() {
@@ -370,7 +449,15 @@ impl HostDialect for GpuHost<'_> {
     }
 
     fn group(&self, g: usize, args: &[Expr]) -> String {
-        self.group_call(g, args)
+        match g.checked_sub(self.ir.groups.len()) {
+            // A flush point of `with_flushes`.
+            Some(g) => self.launch(&self.ir.groups[g], "-1"),
+            None => self.group_call(g, args),
+        }
+    }
+
+    fn host_tree(&self, host: &Node) -> Node {
+        with_flushes(host, self.ir.groups.len())
     }
 
     fn finish(&self) -> String {
@@ -402,4 +489,60 @@ pub fn c_string(text: &str) -> String {
         out.push_str("  \"\"\n");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rosepolly::syntax::Loop;
+
+    fn call(g: usize) -> Node {
+        Node::User {
+            stmt: g,
+            args: Vec::new(),
+        }
+    }
+
+    fn for_(body: Node) -> Node {
+        Node::For(Loop {
+            iterator: "c0".into(),
+            dim: 0,
+            init: Expr::int(0),
+            cond: Expr::int(1),
+            step: 1,
+            body: Box::new(body),
+            parallel: false,
+            otl: false,
+        })
+    }
+
+    /// The calls of `n` in order, flush points as `F<g>`.
+    fn calls(n: &Node, groups: usize) -> String {
+        match n {
+            Node::Block(v) => v.iter().map(|c| calls(c, groups)).collect(),
+            Node::For(l) => format!("for({})", calls(&l.body, groups)),
+            Node::If { then, .. } => format!("if({})", calls(then, groups)),
+            Node::User { stmt, .. } if *stmt >= groups => format!("F{} ", stmt - groups),
+            Node::User { stmt, .. } => format!("{stmt} "),
+        }
+    }
+
+    #[test]
+    fn a_batch_is_flushed_after_the_loops_that_run_its_group_alone() {
+        // for { 0; for { 1 } ; for { for { 1 } } } ; for { 2 }
+        let host = Node::Block(vec![
+            for_(Node::Block(vec![
+                call(0),
+                for_(call(1)),
+                for_(for_(call(1))),
+            ])),
+            for_(call(2)),
+        ]);
+        assert_eq!(
+            calls(&with_flushes(&host, 3), 3),
+            "for(0 F0 for(1 )F1 for(for(1 ))F1 )for(2 )F2 "
+        );
+        // A SCoP of one group: one flush, at the end.
+        assert_eq!(calls(&with_flushes(&for_(call(0)), 1), 1), "for(0 )F0 ");
+    }
 }

@@ -7,6 +7,7 @@ use std::fmt::Write;
 
 use avelas_contract::{tuning, ConfigFns};
 use rosepolly::model::expr::Expr;
+use rosepolly::syntax::Node;
 
 use crate::c::{self, COptions};
 use crate::host::indent;
@@ -34,6 +35,11 @@ pub trait HostDialect {
     }
     /// The code at the host tree's call of group `g`, the outer dimensions' values `args`.
     fn group(&self, g: usize, args: &[Expr]) -> String;
+    /// The host tree to print, from the SCoP's (the GPU targets add calls past the groups'
+    /// numbers: their flush points).
+    fn host_tree(&self, host: &Node) -> Node {
+        host.clone()
+    }
     /// The SCoP's body around `tiled`, the host tree's code (the C target may run the
     /// original order instead).
     fn body(&self, tiled: String) -> String {
@@ -76,7 +82,9 @@ pub fn print(d: &impl HostDialect, ir: &ScopIr, program: &str) -> String {
         probe: None,
         clauses: "",
     };
-    let tiled = c::print_calls(&ir.data, &ir.host, &host, &|g, args| d.group(g, args));
+    let tiled = c::print_calls(&ir.data, &d.host_tree(&ir.host), &host, &|g, args| {
+        d.group(g, args)
+    });
     out.push_str(&d.body(tiled));
     out.push_str(&d.finish());
     out.push_str(&indent(&teardown, 2));

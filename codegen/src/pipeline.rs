@@ -10,6 +10,7 @@ use crate::c::{self, COptions};
 use crate::device::{DeviceCode, Dialect};
 use crate::driver::CompileOptions;
 use crate::footprint;
+use crate::gpu_api::batch_source;
 use crate::gpu_host::{c_string, GpuHost};
 use crate::host::indent;
 use crate::ir::{GroupCode, ScopData, ScopIr};
@@ -42,11 +43,19 @@ impl ScopJob<'_, '_> {
         let device = DeviceCode { ir: &ir, dialect };
         let source_name = format!("polyc_cl_source_{}", scop.id);
         let top = match dialect {
-            Dialect::Cuda => format!("\n/* Kernels of SCoP {} */\n{}", scop.id, device.kernels()),
-            Dialect::OpenCl => format!(
-                "\n/* Kernels of SCoP {} (OpenCL C, built when the program runs) */\nstatic const char {source_name}[] =\n{};\n",
+            Dialect::Cuda => format!(
+                "\n/* Kernels of SCoP {} */\n{}\n/* Their batch twins: one block runs a bucket's tiles in order */\n{}",
                 scop.id,
-                c_string(&format!("{}{}", DeviceCode::helpers(dialect), device.kernels()))
+                device.kernels(),
+                device.batch_kernels()
+            ),
+            Dialect::OpenCl => format!(
+                "\n/* Kernels of SCoP {} (OpenCL C, built when the program runs) */\nstatic const char {source_name}[] =\n{};\n\
+                 /* Their batch twins (one work-group runs a bucket's tiles in order), built when a batch first runs */\nstatic const char {}[] =\n{};\n",
+                scop.id,
+                c_string(&format!("{}{}", DeviceCode::helpers(dialect), device.kernels())),
+                batch_source(&source_name),
+                c_string(&format!("{}{}", DeviceCode::helpers(dialect), device.batch_kernels()))
             ),
         };
         let footprints = scop
