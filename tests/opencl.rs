@@ -34,7 +34,7 @@ const RUNS: &[&[(&str, &str)]] = &[
     // Batches of small wavefronts (one work-group running them in order): none, a launch per
     // wavefront; and every wavefront batched.
     &[("POLYC_TILE_SIZES", "3,5,7"), ("POLYC_BATCH_TILES", "0")],
-    &[("POLYC_TILE_SIZES", "8"), ("POLYC_BATCH_TILES", "1000000")],
+    &[("POLYC_TILE_SIZES", "2"), ("POLYC_BATCH_TILES", "1000000")],
 ];
 
 /// With every tile run by intra-tile wavefronts (`--intra-wavefront`).

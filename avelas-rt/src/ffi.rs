@@ -796,7 +796,14 @@ mod tests {
         // SAFETY: `b` is live until freed; `coords` holds the bucket's two coordinates and
         // one outer value.
         unsafe {
-            // Two wavefronts of one tile with batches of at most two: held back.
+            // The first wavefronts launch as they come.
+            for _ in 0..crate::tile_bucket::WAVES_BEFORE_BATCHES {
+                avelas_tile_bucket_push(b, 1, coords.as_ptr());
+                avelas_tile_bucket_wave(b, 2);
+                assert_eq!(avelas_tile_bucket_part(b), 0);
+                assert_eq!(avelas_tile_bucket_part(b), -1);
+            }
+            // Then two wavefronts of one tile with batches of at most two: held back.
             for tag in [1, 0] {
                 avelas_tile_bucket_push(b, tag, coords.as_ptr());
                 avelas_tile_bucket_wave(b, 2);

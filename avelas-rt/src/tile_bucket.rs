@@ -24,6 +24,13 @@ pub const FULL: i64 = 1;
 /// The tag of any other non-empty tile.
 pub const PARTIAL: i64 = 0;
 
+/// Wavefronts a bucket launches one by one before any joins a batch. Batches pay where launches
+/// are many (floyd-warshall's 15,500, ludcmp's 15,852 at MEDIUM); a SCoP of a few dozen wavefronts
+/// saves little and pays for the twins' program and for tiles run on one work-group: at MEDIUM on
+/// PoCL heat-3d (28 wavefronts of up to 16 tiles) ran 0.42x and jacobi-1d 0.53x with batches from
+/// the first wavefront (docs/results/launch-batches-*).
+pub const WAVES_BEFORE_BATCHES: u64 = 64;
+
 /// A run of entries launched together: `start..end`, by one work-group in order (`sequential`)
 /// or one work-group per entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +50,9 @@ pub struct TileBucket {
     /// Entries at the front held back for a batch, and how many wavefronts they are.
     deferred: usize,
     deferred_waves: usize,
+    /// Wavefronts ended so far, and how many must end before any joins a batch.
+    waves: u64,
+    waves_before_batches: u64,
     /// Parts ready to launch, in order; then the one being launched.
     ready: Vec<Part>,
     current: Option<Part>,
@@ -61,6 +71,8 @@ impl TileBucket {
             entries: Vec::new(),
             deferred: 0,
             deferred_waves: 0,
+            waves: 0,
+            waves_before_batches: WAVES_BEFORE_BATCHES,
             ready: Vec::new(),
             current: None,
         }
@@ -128,7 +140,10 @@ impl TileBucket {
     pub fn end_wave(&mut self, batch: i64) {
         let all = self.entries.len() / self.width();
         let wave = all - self.deferred;
-        if batch >= 0 && wave as i64 <= batch {
+        if batch >= 0 {
+            self.waves += 1;
+        }
+        if batch >= 0 && self.waves > self.waves_before_batches && wave as i64 <= batch {
             self.deferred = all;
             self.deferred_waves += 1;
             return;
@@ -165,6 +180,12 @@ impl TileBucket {
         let p = self.ready.remove(0);
         self.current = Some(p);
         Some(p)
+    }
+
+    /// Lets wavefronts join batches from the `n + 1`-th on ([`WAVES_BEFORE_BATCHES`] by
+    /// default).
+    pub fn batches_after(&mut self, n: u64) {
+        self.waves_before_batches = n;
     }
 
     /// The part being launched, if any.
@@ -249,6 +270,7 @@ mod tests {
     #[test]
     fn small_wavefronts_wait_for_a_large_one_or_the_flush() {
         let mut b = TileBucket::with_outer(1, 1);
+        b.batches_after(0);
         // Three wavefronts of one or two tiles across outer iterations: nothing to launch.
         for (x, n) in [(0, 1), (1, 2), (2, 1)] {
             wave(&mut b, x, n, 2);
@@ -271,6 +293,20 @@ mod tests {
         // A flush with nothing held back launches nothing.
         b.end_wave(-1);
         assert!(parts(&mut b).is_empty());
+    }
+
+    #[test]
+    fn the_first_wavefronts_launch_one_by_one() {
+        let mut b = TileBucket::with_outer(1, 1);
+        for x in 0..WAVES_BEFORE_BATCHES as i64 {
+            wave(&mut b, x, 1, 16);
+            assert_eq!(parts(&mut b), vec![(x, 1, false)]);
+        }
+        wave(&mut b, 100, 1, 16);
+        wave(&mut b, 101, 1, 16);
+        assert!(parts(&mut b).is_empty());
+        b.end_wave(-1);
+        assert_eq!(parts(&mut b), vec![(100, 2, true)]);
     }
 
     #[test]
