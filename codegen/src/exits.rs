@@ -130,14 +130,7 @@ fn binary(op: BinaryOp, (a, b): (i128, i128), (c, d): (i128, i128)) -> Option<(i
             (*q.iter().min()? - 1, *q.iter().max()? + 1)
         }
         BinaryOp::Mod if c > 0 => (-(d - 1), d - 1),
-        BinaryOp::Lt
-        | BinaryOp::Gt
-        | BinaryOp::Le
-        | BinaryOp::Ge
-        | BinaryOp::Eq
-        | BinaryOp::Ne
-        | BinaryOp::And
-        | BinaryOp::Or => (0, 1),
+        _ if op.is_truth() => (0, 1),
         _ => return None,
     })
 }

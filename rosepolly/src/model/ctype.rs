@@ -276,14 +276,7 @@ impl Typing<'_> {
                 _ => self.type_of(operand).promote(),
             },
             Expr::Binary { op, lhs, rhs } => match op {
-                BinaryOp::Lt
-                | BinaryOp::Gt
-                | BinaryOp::Le
-                | BinaryOp::Ge
-                | BinaryOp::Eq
-                | BinaryOp::Ne
-                | BinaryOp::And
-                | BinaryOp::Or => CType::Int(IntType::INT),
+                _ if op.is_truth() => CType::Int(IntType::INT),
                 BinaryOp::Shl | BinaryOp::Shr => self.type_of(lhs).promote(),
                 _ => CType::common(self.type_of(lhs), self.type_of(rhs)),
             },

@@ -268,6 +268,22 @@ impl UnaryOp {
 }
 
 impl BinaryOp {
+    /// Whether the operator yields a truth value, 0 or 1, as an `int` (comparisons and the
+    /// logical connectives).
+    pub fn is_truth(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Lt
+                | BinaryOp::Gt
+                | BinaryOp::Le
+                | BinaryOp::Ge
+                | BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::And
+                | BinaryOp::Or
+        )
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             BinaryOp::Mul => "*",
