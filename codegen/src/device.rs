@@ -244,6 +244,10 @@ impl DeviceCode<'_> {
             )
         };
         let serial = serial(g, self.dialect);
+        let mut name = version_name(&kernel_name(self.ir.id, g.index), version);
+        if batch {
+            name = batch_name(&name);
+        }
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -255,14 +259,7 @@ impl DeviceCode<'_> {
             } else {
                 ""
             },
-            {
-                let name = version_name(&kernel_name(self.ir.id, g.index), version);
-                if batch {
-                    batch_name(&name)
-                } else {
-                    name
-                }
-            },
+            name,
             params.join(",\n    ")
         );
         if !batch {
