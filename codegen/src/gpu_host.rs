@@ -388,23 +388,10 @@ pub fn with_flushes(host: &Node, groups: usize) -> Node {
 
 /// The one group `n` calls, if it calls exactly one (at least once).
 fn only_group(n: &Node) -> Option<usize> {
-    fn calls(n: &Node, out: &mut Vec<usize>) {
-        match n {
-            Node::Block(v) => v.iter().for_each(|c| calls(c, out)),
-            Node::For(l) => calls(&l.body, out),
-            Node::If { then, other, .. } => {
-                calls(then, out);
-                if let Some(o) = other {
-                    calls(o, out);
-                }
-            }
-            Node::User { stmt, .. } => out.push(*stmt),
-        }
+    match n.statements()[..] {
+        [g] => Some(g),
+        _ => None,
     }
-    let mut all = Vec::new();
-    calls(n, &mut all);
-    let first = *all.first()?;
-    all.iter().all(|&g| g == first).then_some(first)
 }
 
 impl HostDialect for GpuHost<'_> {
