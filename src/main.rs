@@ -68,6 +68,13 @@ struct Cli {
     #[arg(long)]
     intra_wavefront: bool,
 
+    /// GPU targets: keep the original order of every sum's additions. By default the tiles
+    /// along a `+=` reduction's loop run in parallel and add their partial results to the
+    /// accumulator atomically, so floating-point sums may differ in their last bits. The C
+    /// target always keeps the order.
+    #[arg(long)]
+    no_reductions: bool,
+
     /// The target language; without it, an output ending in `.cu` means cuda, otherwise c.
     #[arg(long, value_enum)]
     target: Option<TargetArg>,
@@ -422,6 +429,7 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
         openmp: !cli.no_openmp,
         fixed_tile_sizes: cli.fixed_tile_sizes.as_ref().map(|s| s.0.clone()),
         intra_wavefront: cli.intra_wavefront,
+        reductions: !cli.no_reductions,
     };
     let output = codegen::compile(&ctx, &src, &scops, &copts)?;
     for w in &output.warnings {

@@ -6,7 +6,7 @@ use rosepolly::model::ctype::IntType;
 use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::syntax::{Node, FLOORD, MAX, MIN};
 
-use crate::ir::{KLoop, KNode, ParamData, ScopData};
+use crate::ir::{acc, hit, KLoop, KNode, ParamData, ScopData};
 use crate::names::{unmarked, user};
 
 /// Definitions of the helpers generated expressions call, guarded so that a file may hold
@@ -358,6 +358,8 @@ pub trait DeviceHooks {
     fn points_open(&self, wave: &Expr, vars: &[String], origins: &[String]) -> Vec<String>;
     /// The guard that lets work-item 0 alone through.
     fn single(&self) -> String;
+    /// The statement that adds `value` to `target` (an lvalue of C type `elem`) atomically.
+    fn atomic_add(&self, elem: &str, target: &Expr, value: &str) -> String;
     /// Print loops whose bodies hold barriers entered unconditionally (`Printer::entered_loop`).
     fn entered_barrier_loops(&self) -> bool {
         false
@@ -517,6 +519,17 @@ impl Printer<'_> {
         }
     }
 
+    /// A statement instance in device code.
+    fn device_instance(&self, stmt: usize, args: &[Expr]) -> Expr {
+        let e = statement_instance(self.scop, stmt, args, true);
+        self.device().statement(stmt, e)
+    }
+
+    /// The element a reduction statement's instance at `args` updates, in device code.
+    fn accumulator(&self, stmt: usize, args: &[Expr]) -> Expr {
+        assigned(&self.device_instance(stmt, args)).clone()
+    }
+
     fn device(&self) -> &dyn DeviceHooks {
         self.device
             .expect("work-item constructs are only lowered for device code")
@@ -597,6 +610,7 @@ impl Printer<'_> {
                 wave,
                 vars,
                 origins,
+                privates,
                 body,
             } => {
                 let lines = self.device().points_open(wave, vars, origins);
@@ -605,8 +619,24 @@ impl Printer<'_> {
                 for l in decls {
                     self.line(indent + 2, l);
                 }
+                for p in privates {
+                    let (acc, hit) = (acc(p.slot), hit(p.slot));
+                    self.line(indent + 2, &format!("{} {acc} = 0; int {hit} = 0;", p.elem));
+                }
                 self.node(body, indent + 2, in_parallel);
+                for p in privates {
+                    let target = self.accumulator(p.stmt, &p.args);
+                    let add = self.device().atomic_add(&p.elem, &target, &acc(p.slot));
+                    self.line(indent + 2, &format!("if ({}) {add}", hit(p.slot)));
+                }
                 self.line(indent, "}");
+            }
+            KNode::Reduce { stmt, args, slot } => {
+                let e = self.device_instance(*stmt, args);
+                let target = assigned(&e).clone();
+                let private = Expr::var(acc(*slot));
+                let e = e.map(&mut |x| if x == target { private.clone() } else { x });
+                self.line(indent, &format!("{e}; {} = 1;", hit(*slot)));
             }
             KNode::Single(body) => {
                 let s = self.device().single();
@@ -653,6 +683,14 @@ impl Printer<'_> {
         self.line(indent + 4, &format!("{} += {};", l.var, l.step));
         self.line(indent + 2, &format!("}} while ({go});"));
         self.line(indent, "}");
+    }
+}
+
+/// What an assignment assigns to (a reduction statement is one, [`KNode::Reduce`]).
+fn assigned(e: &Expr) -> &Expr {
+    match e {
+        Expr::Assign { lhs, .. } => lhs,
+        _ => panic!("a reduction statement is an assignment"),
     }
 }
 

@@ -41,6 +41,9 @@ pub struct CompileOptions {
     pub fixed_tile_sizes: Option<Vec<i64>>,
     /// GPU targets: run every tile by intra-tile wavefronts (`--intra-wavefront`).
     pub intra_wavefront: bool,
+    /// GPU targets: run the tiles along a sum's loop in parallel, adding partial results
+    /// atomically; `false` for `--no-reductions` (the original order of the additions).
+    pub reductions: bool,
 }
 
 impl Default for CompileOptions {
@@ -53,6 +56,7 @@ impl Default for CompileOptions {
             openmp: true,
             fixed_tile_sizes: None,
             intra_wavefront: false,
+            reductions: true,
         }
     }
 }

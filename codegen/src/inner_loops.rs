@@ -49,7 +49,7 @@ fn visit(
             visit(scop, &l.body, loops, found);
             loops.pop();
         }
-        KNode::Stmt { stmt, args } => {
+        KNode::Stmt { stmt, args } | KNode::Reduce { stmt, args, .. } => {
             let class = match loops.last() {
                 Some(var) => under_loop(scop, *stmt, args, var),
                 None => Inner::Chain,

@@ -36,14 +36,45 @@ pub enum KNode {
     /// expression; 0 for a rectangular layout): for each entry `u`, the band iterators
     /// `vars[j]` are `origins[j] + u[j]`, then `body` runs (thesis Fig. 6.12, "recover
     /// intra-tile coordinates").
+    /// `privates`: the reductions whose partial results the work-item keeps for each entry and
+    /// adds to their accumulators atomically after `body` ([`KNode::Reduce`]).
     Points {
         wave: Expr,
         vars: Vec<String>,
         origins: Vec<String>,
+        privates: Vec<Private>,
         body: Box<KNode>,
     },
     /// Work-item 0 alone runs `body` (a statement instance no band dimension distributes).
     Single(Box<KNode>),
+    /// An instance of reduction statement `stmt` that updates the private partial result of
+    /// slot `slot` of the enclosing [`KNode::Points`] instead of its accumulator: tiles
+    /// along the reduction's loop then run in parallel (issue 17).
+    Reduce {
+        stmt: usize,
+        args: Vec<Expr>,
+        slot: usize,
+    },
+}
+
+/// A work-item's private partial result of a reduction statement: `polyc_acc<slot>` of C type
+/// `elem`, starting at 0, added atomically to the accumulator element that statement `stmt`
+/// updates at `args` once the work-item's entry is done, when some instance ran
+/// (`polyc_hit<slot>`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Private {
+    pub slot: usize,
+    pub stmt: usize,
+    pub args: Vec<Expr>,
+    pub elem: String,
+}
+
+/// The name of slot `slot`'s partial result, and of its flag.
+pub fn acc(slot: usize) -> String {
+    format!("polyc_acc{slot}")
+}
+pub fn hit(slot: usize) -> String {
+    format!("polyc_hit{slot}")
 }
 
 /// A loop of generated code: `for (var = init; cond; var += step) body`.
@@ -111,15 +142,17 @@ impl KNode {
                 wave,
                 vars,
                 origins,
+                privates,
                 body,
             } => KNode::Points {
                 wave,
                 vars,
                 origins,
+                privates,
                 body: Box::new(f(*body)),
             },
             KNode::Single(body) => KNode::Single(Box::new(f(*body))),
-            leaf @ (KNode::Stmt { .. } | KNode::Barrier) => leaf,
+            leaf @ (KNode::Stmt { .. } | KNode::Reduce { .. } | KNode::Barrier) => leaf,
         }
     }
 
@@ -132,7 +165,7 @@ impl KNode {
                 .chain(other.as_deref())
                 .collect(),
             KNode::Points { body, .. } | KNode::Single(body) => vec![body],
-            KNode::Stmt { .. } | KNode::Barrier => Vec::new(),
+            KNode::Stmt { .. } | KNode::Reduce { .. } | KNode::Barrier => Vec::new(),
         }
     }
 
@@ -320,6 +353,18 @@ pub struct WorkBox {
 }
 
 impl ScopIr {
+    /// Do some of its kernels add private partial results to accumulators atomically?
+    pub fn has_privates(&self) -> bool {
+        let private =
+            |n: &KNode| matches!(n, KNode::Points { privates, .. } if !privates.is_empty());
+        self.groups.iter().any(|g| match &g.code {
+            GroupCode::Untiled(_) => false,
+            GroupCode::Tiled(t) => {
+                t.body.any(&private) || t.full_body.as_ref().is_some_and(|f| f.any(&private))
+            }
+        })
+    }
+
     /// Can more than one work-item of a GPU work at a time somewhere in this SCoP: a group
     /// whose tiles run in parallel, or whose tile points are shared out among work-items?
     pub fn has_device_parallelism(&self) -> bool {

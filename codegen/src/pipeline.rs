@@ -42,10 +42,15 @@ impl ScopJob<'_, '_> {
         }
         let device = DeviceCode { ir: &ir, dialect };
         let source_name = format!("polyc_cl_source_{}", scop.id);
+        let helpers = match ir.has_privates() {
+            true => DeviceCode::helpers(dialect) + &DeviceCode::atomics(dialect),
+            false => DeviceCode::helpers(dialect),
+        };
         let top = match dialect {
             Dialect::Cuda => format!(
-                "\n/* Kernels of SCoP {} */\n{}\n/* Their batch twins: one block runs a bucket's tiles in order */\n{}",
+                "\n/* Kernels of SCoP {} */\n{}{}\n/* Their batch twins: one block runs a bucket's tiles in order */\n{}",
                 scop.id,
+                if ir.has_privates() { DeviceCode::atomics(dialect) } else { String::new() },
                 device.kernels(),
                 device.batch_kernels()
             ),
@@ -53,9 +58,9 @@ impl ScopJob<'_, '_> {
                 "\n/* Kernels of SCoP {} (OpenCL C, built when the program runs) */\nstatic const char {source_name}[] =\n{};\n\
                  /* Their batch twins (one work-group runs a bucket's tiles in order), built when a batch first runs */\nstatic const char {}[] =\n{};\n",
                 scop.id,
-                c_string(&format!("{}{}", DeviceCode::helpers(dialect), device.kernels())),
+                c_string(&format!("{helpers}{}", device.kernels())),
                 batch_source(&source_name),
-                c_string(&format!("{}{}", DeviceCode::helpers(dialect), device.batch_kernels()))
+                c_string(&format!("{helpers}{}", device.batch_kernels()))
             ),
         };
         let footprints = scop
@@ -168,6 +173,7 @@ impl ScopJob<'_, '_> {
             prefix: self.prefix,
             device,
             force_wavefront,
+            reductions: self.opts.reductions,
         }
         .lower()?;
         Ok((ir, space.band))

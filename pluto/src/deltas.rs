@@ -7,7 +7,7 @@
 
 use petgraph::graph::DiGraph;
 use rosepolly::math::isl::{Ctx, Map};
-use rosepolly::model::Scop;
+use rosepolly::model::{Dependence, Scop};
 
 use crate::schedule::{DimKind, Row};
 
@@ -82,8 +82,35 @@ pub(crate) struct Piece<'c> {
 /// The convex pieces of the SCoP's direct dependences
 /// ([`rosepolly::analysis::deps::direct`]), nothing ordered yet.
 pub(crate) fn direct_pieces<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Vec<Piece<'c>> {
-    rosepolly::analysis::deps::direct(ctx, scop)
-        .iter()
+    pieces(&rosepolly::analysis::deps::direct(ctx, scop))
+}
+
+/// Per band dimension `start..start + depth`: whether the loops of statements `stmts` there
+/// carry no dependence but those `relaxed` lets go. A reduction's self-dependences on its
+/// accumulator are such (issue 17): its updates may run in any order when partial results are
+/// combined at the end, so tiles along its loop may run in parallel.
+pub fn parallel_relaxing(
+    ctx: &Ctx,
+    scop: &Scop,
+    schedule: &crate::Schedule,
+    (start, depth): (usize, usize),
+    stmts: &[usize],
+    relaxed: &dyn Fn(&Dependence) -> bool,
+) -> Vec<bool> {
+    let kept: Vec<Dependence> = rosepolly::analysis::deps::direct(ctx, scop)
+        .into_iter()
+        .filter(|d| !relaxed(d))
+        .collect();
+    let mut remaining = pieces(&kept);
+    for d in 0..start {
+        remaining = restrict(remaining, &schedule.rows, d);
+    }
+    let (marks, _) = band_marks(remaining, &schedule.rows, &schedule.kinds, start, depth);
+    marks.iter().map(|m| stmts.iter().all(|&s| m[s])).collect()
+}
+
+fn pieces<'c>(deps: &[Dependence<'c>]) -> Vec<Piece<'c>> {
+    deps.iter()
         .flat_map(|d| {
             d.relation.pieces().into_iter().map(|p| Piece {
                 src: d.source,

@@ -156,7 +156,11 @@ pub fn check_kernel(k: &Kernel, dataset: &str, variants: &[Variant], work: &Path
             match harness::run(&exe, env) {
                 Err(e) => failures.push(format!("{tag} {env:?}: {e}")),
                 Ok(dump) => {
-                    if let Some(diff) = harness::compare_dumps(&reference, &dump) {
+                    let diff = match reassociates(v.polyc_flags) {
+                        true => harness::compare_dumps_reassociated(&reference, &dump),
+                        false => harness::compare_dumps(&reference, &dump),
+                    };
+                    if let Some(diff) = diff {
                         failures.push(format!("{tag} {env:?}: {diff}"));
                     }
                 }
@@ -164,6 +168,14 @@ pub fn check_kernel(k: &Kernel, dataset: &str, variants: &[Variant], work: &Path
         }
     }
     failures
+}
+
+/// Whether polyc under `flags` may add a sum's terms in another order than the original (a
+/// GPU target with its reductions across tiles): its dumps are compared with
+/// [`harness::compare_dumps_reassociated`].
+pub fn reassociates(flags: &[&str]) -> bool {
+    let gpu = flags.windows(2).any(|w| w[0] == "--target" && w[1] != "c");
+    gpu && !flags.contains(&"--no-reductions")
 }
 
 /// [`check_kernel`] on every kernel × dataset (in parallel, one job per pair); fails the test

@@ -45,6 +45,16 @@ template <class T> cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttri
 struct cudaFuncAttributes { int maxThreadsPerBlock; int numRegs; };
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 
+/* Atomics (reductions across tiles). */
+__device__ double atomicAdd(double *address, double value);
+__device__ float atomicAdd(float *address, float value);
+__device__ int atomicAdd(int *address, int value);
+__device__ unsigned long long atomicAdd(unsigned long long *address, unsigned long long value);
+__device__ unsigned long long atomicCAS(unsigned long long *address, unsigned long long compare,
+                                        unsigned long long value);
+__device__ long long __double_as_longlong(double x);
+__device__ double __longlong_as_double(long long x);
+
 /* Device math (the host's come from <math.h>; clang overloads on the execution space). */
 __device__ double sqrt(double);
 __device__ float sqrtf(float);

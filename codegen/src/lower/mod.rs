@@ -10,6 +10,7 @@
 
 mod ranges;
 mod recover;
+mod reductions;
 mod threads;
 
 use rosepolly::math::isl::{AstFailure, Ctx};
@@ -27,6 +28,7 @@ use crate::ir::{
 use crate::names::user;
 use crate::staging::Staging;
 use ranges::{clip_hi, clip_lo, named, tile_end, tile_range};
+use reductions::privatise;
 use threads::strip_parallel;
 
 /// What runs the tiles.
@@ -60,6 +62,9 @@ pub struct Lowering<'a, 'c> {
     /// GPU: share out every tile by intra-tile wavefronts, even where band dimensions are
     /// parallel (to exercise the wavefront layout; slower).
     pub force_wavefront: bool,
+    /// GPU: run tiles along a reduction's loop in parallel, their partial results added
+    /// atomically ([`reductions`]); `--no-reductions` turns it off.
+    pub reductions: bool,
 }
 
 impl Lowering<'_, '_> {
@@ -190,7 +195,7 @@ impl Lowering<'_, '_> {
     }
 
     fn tiled(&self, group: &TileGroup) -> Result<TiledGroup, AstFailure> {
-        let (order, threads, host_dims, wave_dims) = match self.device {
+        let (order, threads, mut host_dims, wave_dims) = match self.device {
             Device::Cpu => (
                 ptile::cpu_order(self.scop, self.schedule, self.space, &group.statements),
                 None,
@@ -216,6 +221,34 @@ impl Lowering<'_, '_> {
                 Some((layout, sync)) => self.map_threads(&node, &dims, layout, *sync),
             }
         };
+        let body =
+            lower_body(self.recover(group, &dims, group.depth, &[], otl, &order.components)?);
+        let (full_test, full_body) = if group.full.is_empty() {
+            (None, None)
+        } else {
+            let context: Vec<String> = group.full.iter().map(|f| self.facet_isl(f)).collect();
+            let full = self.recover(group, &dims, group.depth, &context, otl, &order.components)?;
+            (Some(self.full_test(&group.full)), Some(lower_body(full)))
+        };
+        let split = match self.device {
+            Device::Gpu => self.reduction_split(group, host_dims),
+            Device::Cpu => None,
+        };
+        let private = split.as_ref().and_then(|s| {
+            let body = privatise(body.clone(), s, self.scop)?;
+            let full = match &full_body {
+                Some(f) => Some(privatise(f.clone(), s, self.scop)?),
+                None => None,
+            };
+            Some((s, body, full))
+        });
+        let (body, full_body, split) = match private {
+            Some((s, body, full)) => {
+                host_dims = s.dims;
+                (body, full, Some(s))
+            }
+            None => (body, full_body, None),
+        };
         let probe_order = ptile::cpu_order(self.scop, self.schedule, self.space, &group.statements);
         let probe_dims: Vec<OutDim> = probe_order
             .dims
@@ -234,15 +267,6 @@ impl Lowering<'_, '_> {
             false,
             &probe_order.components,
         )?);
-        let body =
-            lower_body(self.recover(group, &dims, group.depth, &[], otl, &order.components)?);
-        let (full_test, full_body) = if group.full.is_empty() {
-            (None, None)
-        } else {
-            let context: Vec<String> = group.full.iter().map(|f| self.facet_isl(f)).collect();
-            let full = self.recover(group, &dims, group.depth, &context, otl, &order.components)?;
-            (Some(self.full_test(&group.full)), Some(lower_body(full)))
-        };
         let buffers = match self.device {
             Device::Cpu => Vec::new(),
             Device::Gpu => {
@@ -250,7 +274,16 @@ impl Lowering<'_, '_> {
                 let fastest = threads
                     .as_ref()
                     .and_then(|(layout, _)| layout.dims().last().copied());
-                ptile::buffers::candidates(self.scop, self.schedule, self.space, group, fastest)
+                let mut all = ptile::buffers::candidates(
+                    self.scop,
+                    self.schedule,
+                    self.space,
+                    group,
+                    fastest,
+                );
+                // An accumulator's element is updated atomically, not staged.
+                all.retain(|c| !split.is_some_and(|s| s.accumulates(&c.datum)));
+                all
             }
         };
         let staging = match self.device {

@@ -213,6 +213,7 @@ impl ThreadMapper<'_> {
             wave,
             vars: self.mapped.to_vec(),
             origins: self.origins.clone(),
+            privates: Vec::new(),
             body: Box::new(self.guarded(n, &[])),
         };
         if self.wavefront {

@@ -1,0 +1,254 @@
+//! Reductions across tiles on a GPU (issue 17, item 1).
+//!
+//! A group whose tiles run in parallel along their first dimensions but not along the next,
+//! because only sums carry dependences there (bicg's `q[i] += A[i][j] * p[j]` along `j`), runs
+//! one work-group per row of tiles and each work-item sums its whole row alone: a few
+//! thousand work-items for a matrix of millions of elements. Here such a group's tiles run in
+//! parallel along the reduction's dimensions too: each work-item sums its share of a tile in
+//! a private partial result ([`KNode::Reduce`]) and adds it to the accumulator atomically once
+//! per entry of its points ([`crate::ir::Private`]).
+//!
+//! Only where one tile dimension alone runs in parallel (matrix-vector products, column
+//! sums), in no outer sequential loop (whose later iterations would compound the sums' new
+//! rounding), and where that is exact up to the order of the additions:
+//! - the statement is a `+=` reduction ([`rosepolly::analysis::reductions`]) on an accumulator
+//!   of a type with atomic additions ([`crate::device::ATOMIC_TYPES`]), and no other statement
+//!   of the group touches its array or scalar (it would see partial results);
+//! - with its self-dependences on the accumulator relaxed, the tile dimensions carry no
+//!   dependence ([`pluto::deltas::parallel_relaxing`]);
+//! - every instance of the statement runs inside a work-item's points, and the element it
+//!   updates depends only on the points' mapped iterators and what is fixed around them, not
+//!   on a loop inside (else the partial result would mix elements).
+//!
+//! Floating-point sums then add in another order than the original's, so their last bits may
+//! differ; `--no-reductions` keeps the original order.
+
+use std::collections::BTreeMap;
+
+use rosepolly::analysis::reductions::{self, ReductionOp};
+use rosepolly::model::expr::Expr;
+use rosepolly::model::{Dependence, Scop};
+
+use ptile::{TileGroup, TileMode};
+
+use super::Lowering;
+use crate::device::ATOMIC_TYPES;
+use crate::ir::{KNode, Private};
+
+/// The reductions that let a group's tiles run in parallel along more dimensions.
+pub(super) struct Split {
+    /// How many leading tile dimensions then run in parallel (the host enumerates them).
+    pub dims: usize,
+    /// Per reduction statement: its accumulator's datum and C type.
+    pub stmts: BTreeMap<usize, (String, String)>,
+}
+
+impl Split {
+    /// Is `datum` the accumulator of one of the reductions?
+    pub fn accumulates(&self, datum: &str) -> bool {
+        self.stmts.values().any(|(d, _)| d == datum)
+    }
+}
+
+impl Lowering<'_, '_> {
+    /// The split of `group` (on a GPU) whose tiles run in parallel along their first
+    /// `host_dims` dimensions, when its reductions let more of them do so.
+    pub(super) fn reduction_split(&self, group: &TileGroup, host_dims: usize) -> Option<Split> {
+        // With two tile dimensions in parallel already (2mm's `i` and `j`), the GPU has the
+        // problem's square of work-items; splitting `k` too would cost one atomic addition per
+        // tile and element (25 million for 2mm at LARGE) for parallelism it does not lack.
+        if !self.reductions
+            || group.mode != TileMode::Parallel
+            || host_dims != 1
+            || host_dims >= group.depth
+        {
+            return None;
+        }
+        let band = &self.schedule.bands[self.space.band?];
+        // Inside an outer sequential loop, later iterations read what the sums computed, and
+        // a change in their last bits can grow from one iteration to the next: gramschmidt's
+        // `R[k][j]`, whose last columns are cancellation noise (the original built with gcc's
+        // -ffast-math differs by 0.88 at MINI), changed by up to 0.06 split. Such sums keep
+        // their order.
+        if band.diamond.is_some() || !self.space.outer_dims.is_empty() {
+            return None;
+        }
+        let scop = self.scop;
+        let alone = |s: usize, datum: &str| {
+            group
+                .statements
+                .iter()
+                .all(|&t| t == s || scop.statements[t].accesses.iter().all(|a| a.datum != datum))
+        };
+        let stmts: BTreeMap<usize, (String, String)> = reductions::find(scop)
+            .into_iter()
+            .filter(|r| r.op == ReductionOp::Add && group.statements.contains(&r.statement))
+            .filter(|r| alone(r.statement, &r.datum))
+            .filter_map(|r| {
+                let elem = scop.symbols.get(&r.datum)?.elem_type.clone();
+                ATOMIC_TYPES
+                    .contains(&elem.as_str())
+                    .then_some((r.statement, (r.datum, elem)))
+            })
+            .collect();
+        if stmts.is_empty() {
+            return None;
+        }
+        let relaxed = |d: &Dependence| {
+            d.source == d.sink
+                && stmts
+                    .get(&d.source)
+                    .is_some_and(|(datum, _)| *datum == d.datum)
+        };
+        let parallel = pluto::deltas::parallel_relaxing(
+            self.ctx,
+            scop,
+            self.schedule,
+            (self.start(), group.depth),
+            &group.statements,
+            &relaxed,
+        );
+        let dims = parallel.iter().take_while(|&&p| p).count();
+        (dims > host_dims).then_some(Split { dims, stmts })
+    }
+}
+
+/// `code` with every instance of `split`'s statements updating a private partial result of
+/// its work-item's points; `None` where some instance is outside the points, or the element
+/// it updates is not fixed for them.
+pub(super) fn privatise(code: KNode, split: &Split, scop: &Scop) -> Option<KNode> {
+    let mut ok = true;
+    let out = walk(code, split, scop, &mut ok);
+    ok.then_some(out)
+}
+
+fn walk(node: KNode, split: &Split, scop: &Scop, ok: &mut bool) -> KNode {
+    match node {
+        KNode::Points {
+            wave,
+            vars,
+            origins,
+            privates,
+            body,
+        } => {
+            let mut points = Points {
+                split,
+                scop,
+                inner: Vec::new(),
+                privates,
+                targets: Vec::new(),
+                ok: true,
+            };
+            collect_loops(&body, &mut points.inner);
+            let body = points.rewrite(*body);
+            *ok &= points.ok;
+            KNode::Points {
+                wave,
+                vars,
+                origins,
+                privates: points.privates,
+                body: Box::new(body),
+            }
+        }
+        KNode::Stmt { stmt, .. } if split.stmts.contains_key(&stmt) => {
+            *ok = false;
+            node
+        }
+        other => other.map_children(&mut |c| walk(c, split, scop, ok)),
+    }
+}
+
+/// The rewrite of one work-item's points.
+struct Points<'a> {
+    split: &'a Split,
+    scop: &'a Scop<'a>,
+    /// The iterators of the loops inside the points.
+    inner: Vec<String>,
+    privates: Vec<Private>,
+    /// Per private slot, the element it adds to.
+    targets: Vec<Expr>,
+    ok: bool,
+}
+
+impl Points<'_> {
+    fn rewrite(&mut self, n: KNode) -> KNode {
+        match n {
+            KNode::Stmt { stmt, args } if self.split.stmts.contains_key(&stmt) => {
+                match self.slot(stmt, &args) {
+                    Some(slot) => KNode::Reduce { stmt, args, slot },
+                    None => {
+                        self.ok = false;
+                        KNode::Stmt { stmt, args }
+                    }
+                }
+            }
+            KNode::Points { .. } | KNode::Single(_) => {
+                // Work-item constructs inside points: not a layout this knows.
+                self.ok = false;
+                n
+            }
+            other => other.map_children(&mut |c| self.rewrite(c)),
+        }
+    }
+
+    /// The private slot of statement `stmt`'s instance at `args`: a new one for its first
+    /// instance, the same for every other that updates the same element.
+    fn slot(&mut self, stmt: usize, args: &[Expr]) -> Option<usize> {
+        let target = updated(self.scop, stmt, args)?;
+        let mut used = Vec::new();
+        target.walk(&mut |e| {
+            if let Expr::Var(v) = e {
+                used.push(v.clone());
+            }
+        });
+        if used.iter().any(|v| self.inner.contains(v)) {
+            return None;
+        }
+        if let Some(p) = self.privates.iter().position(|p| p.stmt == stmt) {
+            return (self.targets[p] == target).then_some(self.privates[p].slot);
+        }
+        let slot = self.privates.len();
+        self.privates.push(Private {
+            slot,
+            stmt,
+            args: args.to_vec(),
+            elem: self.split.stmts[&stmt].1.clone(),
+        });
+        self.targets.push(target);
+        Some(slot)
+    }
+}
+
+/// The iterators of the loops in `n`.
+fn collect_loops(n: &KNode, out: &mut Vec<String>) {
+    match n {
+        KNode::For(l) => {
+            out.push(l.var.clone());
+            collect_loops(&l.body, out);
+        }
+        KNode::Block(v) => v.iter().for_each(|c| collect_loops(c, out)),
+        KNode::If { then, other, .. } => {
+            collect_loops(then, out);
+            if let Some(o) = other {
+                collect_loops(o, out);
+            }
+        }
+        KNode::Points { body, .. } | KNode::Single(body) => collect_loops(body, out),
+        KNode::Stmt { .. } | KNode::Reduce { .. } | KNode::Barrier => {}
+    }
+}
+
+/// The element statement `stmt` assigns at `args` (its iterators replaced), when it is an
+/// assignment.
+fn updated(scop: &Scop, stmt: usize, args: &[Expr]) -> Option<Expr> {
+    let st = &scop.statements[stmt];
+    let Expr::Assign { lhs, .. } = &st.body else {
+        return None;
+    };
+    Some(lhs.substitute(&|name| {
+        st.iterators
+            .iter()
+            .position(|i| i == name)
+            .map(|k| args[k].clone())
+    }))
+}

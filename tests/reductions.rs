@@ -1,0 +1,157 @@
+//! Reductions across tiles on the GPU targets (issue 17): the groups whose sums keep all but one
+//! tile dimension sequential run those tiles in parallel, each work-item adding its partial
+//! result to the accumulator atomically. Checked here: which suite kernels take that path (and
+//! which must not), that `--no-reductions` gives back the original order exactly, and that the
+//! CUDA code compiles where `atomicAdd` on `double` exists and where it does not. Every kernel's
+//! reassociated sums are compared with the original's dumps in `tests/opencl.rs`, within one
+//! unit of their last printed digit (`harness::compare_dumps_reassociated`).
+
+mod common;
+
+use std::path::Path;
+
+use common::{check_kernels, opencl_present, polyc, runtime_ldflags, Variant};
+use polybench::harness::{scratch_dir, Build};
+
+/// Kernels whose groups sum along a sequential tile dimension beside one parallel dimension.
+const SPLIT: &[&str] = &[
+    "atax",
+    "mvt",
+    "gesummv",
+    "gemver",
+    "covariance",
+    "correlation",
+];
+
+/// Kernels that must keep their order: bicg's group initialises its accumulators in the same
+/// tiles; 2mm, gemm and syrk have two parallel tile dimensions already; trisolv and durbin
+/// read their sums in the same loop; gramschmidt's sums are inside its sequential `k` loop,
+/// whose later iterations would compound their new rounding.
+const KEPT: &[&str] = &[
+    "bicg",
+    "2mm",
+    "gemm",
+    "syrk",
+    "trisolv",
+    "durbin",
+    "gramschmidt",
+];
+
+fn generated(kernel: &str, target: &str, extra: &[&str], dir: &Path) -> String {
+    let k = polybench::kernel(kernel).unwrap();
+    let out = dir.join(format!("{kernel}-{}.{target}", extra.len()));
+    let mut args: Vec<String> = vec![k.source.display().to_string()];
+    args.extend(Build::new("SMALL", false).cpp_flags(&k));
+    args.extend(["--target".into(), target.into(), "-o".into()]);
+    args.push(out.display().to_string());
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = polyc(&args);
+    assert_eq!(code, 0, "{kernel}: {err}");
+    std::fs::read_to_string(out).unwrap()
+}
+
+#[test]
+fn sums_beside_one_parallel_dimension_add_partial_results_atomically() {
+    let dir = scratch_dir("reductions-code");
+    for target in ["opencl", "cuda"] {
+        for &k in SPLIT.iter().chain(KEPT) {
+            let code = generated(k, target, &[], &dir);
+            let atomic = code.contains("polyc_atomic_add_double(&");
+            assert_eq!(atomic, SPLIT.contains(&k), "{k} {target}");
+            let kept = generated(k, target, &["--no-reductions"], &dir);
+            assert!(
+                !kept.contains("polyc_atomic_add_"),
+                "{k} {target} --no-reductions"
+            );
+        }
+    }
+}
+
+/// The accumulators of `tests/inputs/semantics/reductions-across-tiles.c` (whose results that
+/// test compares) that take the atomic path, per type, and the updates that must not: a
+/// running sum another statement reads, and `h = h * 0.5 + e`.
+#[test]
+fn every_atomic_type_and_no_ordered_update() {
+    let dir = scratch_dir("reductions-input");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/inputs/semantics/reductions-across-tiles.c");
+    for target in ["opencl", "cuda"] {
+        let out = dir.join(format!("out.{target}"));
+        let (code, err) = common::polyc_to(&src, target, &out);
+        assert_eq!(code, 0, "{err}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        for call in [
+            "polyc_atomic_add_double(&y[",
+            "polyc_atomic_add_double(&colsum[",
+            "polyc_atomic_add_float(&fsum[",
+            "polyc_atomic_add_int(&isum[",
+            "polyc_atomic_add_long(&lsum[",
+        ] {
+            assert!(text.contains(call), "{target}: no {call}");
+        }
+        for kept in ["(&run[", "(&horner["] {
+            assert!(
+                !text.contains(kept),
+                "{target}: {kept} is not a sum to split"
+            );
+        }
+    }
+}
+
+#[test]
+fn cuda_atomics_compile_below_and_above_compute_capability_6() {
+    let Some(clang) = common::clang() else {
+        println!("skipped: no clang with CUDA support is installed");
+        return;
+    };
+    let dir = scratch_dir("reductions-cuda");
+    let code = generated("mvt", "cuda", &[], &dir);
+    let cu = dir.join("mvt.cu");
+    std::fs::write(&cu, code).unwrap();
+    let stub = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/polyc_cuda_stub.h");
+    let cpp = Build::new("SMALL", false).cpp_flags(&polybench::kernel("mvt").unwrap());
+    for (arch, call) in [("sm_50", "atomicCAS"), ("sm_80", "atomicAdd")] {
+        let ptx = dir.join(format!("mvt-{arch}.ptx"));
+        let out = std::process::Command::new(&clang)
+            .args(["-x", "cuda", "-nocudainc", "-nocudalib", "-include"])
+            .arg(&stub)
+            .args(&cpp)
+            .arg(&cu)
+            .arg(format!("--cuda-gpu-arch={arch}"))
+            .args(["--cuda-device-only", "-O2", "-S", "-o"])
+            .arg(&ptx)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{arch}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&ptx).unwrap();
+        assert!(text.contains(call), "{arch}: no call of {call}");
+    }
+}
+
+#[test]
+fn no_reductions_keeps_the_original_order_exactly() {
+    if !opencl_present() {
+        println!("skipped: no OpenCL platform is installed (scripts/setup.sh installs PoCL)");
+        return;
+    }
+    let kernels: Vec<_> = SPLIT
+        .iter()
+        .map(|k| polybench::kernel(k).unwrap())
+        .collect();
+    let variants = [Variant {
+        name: "opencl-no-reductions",
+        polyc_flags: &["--target", "opencl", "--no-reductions"],
+        openmp: false,
+        runs: &[
+            &[("POLYC_TILE_SIZES", "3,5,7")],
+            &[("POLYC_TILE_SIZES", "16,8,64")],
+        ],
+        ldflags: runtime_ldflags(),
+    }];
+    check_kernels(&kernels, &["MINI", "SMALL"], &variants, "reductions-kept");
+}
