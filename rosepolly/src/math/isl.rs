@@ -189,6 +189,7 @@ extern "C" {
     fn isl_ast_build_free(build: usize) -> usize;
     fn isl_ctx_reset_error(ctx: usize);
     fn isl_ctx_last_error(ctx: usize) -> c_int;
+    fn isl_ctx_last_error_msg(ctx: usize) -> *const c_char;
     fn isl_ctx_set_max_operations(ctx: usize, max: std::ffi::c_ulong);
     fn isl_ast_build_expr_from_set(build: usize, set: usize) -> usize;
     fn isl_ast_build_expr_from_pw_aff(build: usize, pa: usize) -> usize;
@@ -456,7 +457,7 @@ fn ast_within<'c>(
         let options = ast_options(ctx, iterators.len(), separate);
         ctx.bounded(ops, AST_TIME, || {
             build_ast(ctx, context, schedule, iterators, options)
-                .ok_or_else(|| IslError(ctx.raw().last_error_msg().to_string()))
+                .ok_or_else(|| IslError(last_error_message(ctx)))
         })
     };
     // An AST that does not follow the schedule (isl 0.27 on differential seed 21552) is never
@@ -598,6 +599,19 @@ pub fn ast_expr_from_pw_aff<'c>(ctx: &'c Ctx, context: Set<'c>, pa: PwAff<'c>) -
     ast_expr(ctx, expr)
 }
 
+/// isl's message for its last error. isl-rs reads it with `CStr::from_ptr`, which crashes
+/// where isl set none (a null pointer: an AST build that failed without a message, differential
+/// seed 41700 made polyc die of SIGSEGV).
+fn last_error_message(ctx: &Ctx) -> String {
+    let msg = unsafe { isl_ctx_last_error_msg(ctx.raw().ptr) };
+    if msg.is_null() {
+        return "isl failed without a message".into();
+    }
+    unsafe { std::ffi::CStr::from_ptr(msg) }
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// Run `f` with an AST build over `context`, then free the build.
 fn with_build(context: Set, f: impl FnOnce(usize) -> usize) -> usize {
     let context = context.into_raw();
@@ -612,7 +626,7 @@ fn ast_expr<'c>(ctx: &'c Ctx, expr: usize) -> AstExpr<'c> {
     assert!(
         expr != 0,
         "isl could not build an expression: {}",
-        ctx.raw().last_error_msg()
+        last_error_message(ctx)
     );
     AstExpr::wrap(raw::ASTExpr {
         ptr: expr,
