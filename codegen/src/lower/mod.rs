@@ -28,7 +28,6 @@ use crate::ir::{
 use crate::names::user;
 use crate::staging::Staging;
 use ranges::{clip_hi, clip_lo, named, tile_end, tile_range};
-use reductions::privatise;
 use threads::strip_parallel;
 
 /// What runs the tiles.
@@ -195,7 +194,7 @@ impl Lowering<'_, '_> {
     }
 
     fn tiled(&self, group: &TileGroup) -> Result<TiledGroup, AstFailure> {
-        let (order, threads, mut host_dims, wave_dims) = match self.device {
+        let (order, threads, host_dims, wave_dims) = match self.device {
             Device::Cpu => (
                 ptile::cpu_order(self.scop, self.schedule, self.space, &group.statements),
                 None,
@@ -230,24 +229,9 @@ impl Lowering<'_, '_> {
             let full = self.recover(group, &dims, group.depth, &context, otl, &order.components)?;
             (Some(self.full_test(&group.full)), Some(lower_body(full)))
         };
-        let split = match self.device {
-            Device::Gpu => self.reduction_split(group, host_dims),
-            Device::Cpu => None,
-        };
-        let private = split.as_ref().and_then(|s| {
-            let body = privatise(body.clone(), s, self.scop)?;
-            let full = match &full_body {
-                Some(f) => Some(privatise(f.clone(), s, self.scop)?),
-                None => None,
-            };
-            Some((s, body, full))
-        });
-        let (body, full_body, split) = match private {
-            Some((s, body, full)) => {
-                host_dims = s.dims;
-                (body, full, Some(s))
-            }
-            None => (body, full_body, None),
+        let (host_dims, body, full_body, split) = match self.device {
+            Device::Gpu => self.split_sums(group, host_dims, body, full_body),
+            Device::Cpu => (host_dims, body, full_body, None),
         };
         let probe_order = ptile::cpu_order(self.scop, self.schedule, self.space, &group.statements);
         let probe_dims: Vec<OutDim> = probe_order
@@ -282,7 +266,7 @@ impl Lowering<'_, '_> {
                     fastest,
                 );
                 // An accumulator's element is updated atomically, not staged.
-                all.retain(|c| !split.is_some_and(|s| s.accumulates(&c.datum)));
+                all.retain(|c| !split.as_ref().is_some_and(|s| s.accumulates(&c.datum)));
                 all
             }
         };

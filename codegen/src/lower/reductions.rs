@@ -51,9 +51,32 @@ impl Split {
 }
 
 impl Lowering<'_, '_> {
+    /// `group`'s tile code (`body` and its full-tile version) with its sums split across tiles
+    /// where they can be: the tile dimensions the host then enumerates (`host_dims` where they
+    /// cannot), the code, and the split.
+    pub(super) fn split_sums(
+        &self,
+        group: &TileGroup,
+        host_dims: usize,
+        body: KNode,
+        full: Option<KNode>,
+    ) -> (usize, KNode, Option<KNode>, Option<Split>) {
+        let Some(split) = self.reduction_split(group, host_dims) else {
+            return (host_dims, body, full, None);
+        };
+        let private_full = match &full {
+            Some(f) => privatise(f.clone(), &split, self.scop).map(Some),
+            None => Some(None),
+        };
+        match (privatise(body.clone(), &split, self.scop), private_full) {
+            (Some(b), Some(f)) => (split.dims, b, f, Some(split)),
+            _ => (host_dims, body, full, None),
+        }
+    }
+
     /// The split of `group` (on a GPU) whose tiles run in parallel along their first
     /// `host_dims` dimensions, when its reductions let more of them do so.
-    pub(super) fn reduction_split(&self, group: &TileGroup, host_dims: usize) -> Option<Split> {
+    fn reduction_split(&self, group: &TileGroup, host_dims: usize) -> Option<Split> {
         // With two tile dimensions in parallel already (2mm's `i` and `j`), the GPU has the
         // problem's square of work-items; splitting `k` too would cost one atomic addition per
         // tile and element (25 million for 2mm at LARGE) for parallelism it does not lack.
@@ -116,7 +139,7 @@ impl Lowering<'_, '_> {
 /// `code` with every instance of `split`'s statements updating a private partial result of
 /// its work-item's points; `None` where some instance is outside the points, or the element
 /// it updates is not fixed for them.
-pub(super) fn privatise(code: KNode, split: &Split, scop: &Scop) -> Option<KNode> {
+fn privatise(code: KNode, split: &Split, scop: &Scop) -> Option<KNode> {
     let mut ok = true;
     let out = walk(code, split, scop, &mut ok);
     ok.then_some(out)
