@@ -508,27 +508,68 @@ pub fn linear_combination(coeffs: &[i64], args: &[Expr], constant: i64) -> Expr 
     }
 }
 
-/// Wrap `n` in OTLs for dimensions `from..to`.
+/// Wrap `n` in OTLs for dimensions `from..to`. Where the statements inside `n` take different
+/// values at one of those dimensions (a guarded statement of another row beside them), a block's
+/// or conditional's parts are wrapped one by one instead: one OTL around all of them would give
+/// every statement the first one's value (differential seed 43970: `S4` ran at `c4 = m - 1`, the
+/// value of an `S2` beside it under its own guard `x0 + 1 = m`, instead of at `c4 = x0`, and
+/// the GPU kernel skipped it).
 fn wrap(n: Node, from: usize, to: usize, iters: &[String], row: RowFn) -> Node {
     let mut stmts = Vec::new();
     users(&n, &mut stmts);
+    let disagree = stmts.len() > 1 && (from..to).any(|d| common_value(&stmts, d, row).is_none());
+    match n {
+        Node::Block(v) if disagree => Node::Block(
+            v.into_iter()
+                .map(|c| wrap(c, from, to, iters, row))
+                .collect(),
+        ),
+        Node::If { cond, then, other } if disagree => Node::If {
+            cond,
+            then: Box::new(wrap(*then, from, to, iters, row)),
+            other: other.map(|o| Box::new(wrap(*o, from, to, iters, row))),
+        },
+        n => wrap_agreed(n, &stmts, from, to, iters, row),
+    }
+}
+
+/// The value at dimension `d` of statement `stmt`'s instance at `args`, if it is affine.
+fn one_value(stmt: usize, args: &[Expr], d: usize, row: RowFn) -> Option<Affine> {
+    let (coeffs, constant) = row(stmt, d)?;
+    coeffs
+        .iter()
+        .zip(args)
+        .try_fold(Affine::Const(constant), |acc, (c, a)| {
+            Some(Affine::plus(acc, Affine::scale(*c, to_affine(a)?)))
+        })
+}
+
+/// `Some(value)` when every statement instance of `stmts` has that value at dimension `d`;
+/// `Some(None)` when the first has none; `None` when they differ.
+fn common_value(stmts: &[(usize, Vec<Expr>)], d: usize, row: RowFn) -> Option<Option<Affine>> {
+    let (first, rest) = stmts.split_first()?;
+    let v = one_value(first.0, &first.1, d, row);
+    rest.iter()
+        .all(|(s, a)| one_value(*s, a, d, row) == v)
+        .then_some(v)
+}
+
+/// Wrap `n` in OTLs for those of dimensions `from..to` where its statements agree.
+fn wrap_agreed(
+    n: Node,
+    stmts: &[(usize, Vec<Expr>)],
+    from: usize,
+    to: usize,
+    iters: &[String],
+    row: RowFn,
+) -> Node {
     let mut inner = BTreeSet::new();
     inner_iterators(&n, &mut inner);
-    let Some((stmt, args)) = stmts.first().cloned() else {
-        return n;
-    };
     let mut out = n;
     for d in (from..to).rev() {
-        let Some((coeffs, constant)) = row(stmt, d) else {
+        let Some(Some(value)) = common_value(stmts, d, row) else {
             continue;
         };
-        let value = coeffs
-            .iter()
-            .zip(&args)
-            .try_fold(Affine::Const(constant), |acc, (c, a)| {
-                Some(Affine::plus(acc, Affine::scale(*c, to_affine(a)?)))
-            });
-        let Some(value) = value else { continue };
         let mut used = Vec::new();
         value.vars(&mut used);
         if used
