@@ -62,7 +62,7 @@ pub struct Lowering<'a, 'c> {
     /// parallel (to exercise the wavefront layout; slower).
     pub force_wavefront: bool,
     /// GPU: run tiles along a reduction's loop in parallel, their partial results added
-    /// atomically ([`reductions`]); `--no-reductions` turns it off.
+    /// atomically (`lower::reductions`); `--no-reductions` turns it off.
     pub reductions: bool,
 }
 
