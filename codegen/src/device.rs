@@ -110,7 +110,7 @@ inline void polyc_atomic_add_long(volatile __global long *p, long v) { atom_add(
 
 const CUDA_ATOMICS: &str = "#ifndef POLYC_ATOMICS
 #define POLYC_ATOMICS
-static __device__ __forceinline__ void polyc_atomic_add_double(double *p, double v) {
+static inline __device__ __attribute__((unused)) void polyc_atomic_add_double(double *p, double v) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
   atomicAdd(p, v);
 #else
@@ -118,9 +118,9 @@ static __device__ __forceinline__ void polyc_atomic_add_double(double *p, double
   do { seen = old; old = atomicCAS(u, seen, __double_as_longlong(v + __longlong_as_double(seen))); } while (seen != old);
 #endif
 }
-static __device__ __forceinline__ void polyc_atomic_add_float(float *p, float v) { atomicAdd(p, v); }
-static __device__ __forceinline__ void polyc_atomic_add_int(int *p, int v) { atomicAdd(p, v); }
-static __device__ __forceinline__ void polyc_atomic_add_long(long *p, long v) {
+static inline __device__ __attribute__((unused)) void polyc_atomic_add_float(float *p, float v) { atomicAdd(p, v); }
+static inline __device__ __attribute__((unused)) void polyc_atomic_add_int(int *p, int v) { atomicAdd(p, v); }
+static inline __device__ __attribute__((unused)) void polyc_atomic_add_long(long *p, long v) {
   atomicAdd((unsigned long long *)p, (unsigned long long)v);
 }
 #endif
