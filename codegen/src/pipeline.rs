@@ -42,15 +42,17 @@ impl ScopJob<'_, '_> {
         }
         let device = DeviceCode { ir: &ir, dialect };
         let source_name = format!("polyc_cl_source_{}", scop.id);
-        let helpers = match ir.has_privates() {
-            true => DeviceCode::helpers(dialect) + &DeviceCode::atomics(dialect),
-            false => DeviceCode::helpers(dialect),
+        // The atomic additions only where some kernel adds partial results.
+        let atomics = match ir.has_privates() {
+            true => DeviceCode::atomics(dialect),
+            false => String::new(),
         };
+        let helpers = DeviceCode::helpers(dialect) + &atomics;
         let top = match dialect {
             Dialect::Cuda => format!(
                 "\n/* Kernels of SCoP {} */\n{}{}\n/* Their batch twins: one block runs a bucket's tiles in order */\n{}",
                 scop.id,
-                if ir.has_privates() { DeviceCode::atomics(dialect) } else { String::new() },
+                atomics,
                 device.kernels(),
                 device.batch_kernels()
             ),
