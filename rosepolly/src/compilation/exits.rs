@@ -16,19 +16,21 @@ use std::collections::BTreeSet;
 use super::extract::Analysis;
 use super::wraps::iterations_and_exit;
 use crate::analysis::params::assumed_box;
-use crate::math::isl::{Ctx, DimType, Set};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::math::isl::{Ctx, DimType, IslError, Set};
 use crate::math::Domain;
 use crate::model::affine::{Affine, AffineCond, CmpOp};
 use crate::model::{IteratorExit, Scop};
 
 /// The exit values of the iterators that code outside the region can read (`live`); the others
-/// are listed without a value.
+/// are listed without a value. An error, at the last loop on the iterator, where isl cannot
+/// compute a value (no transformed code could then leave the iterator as C does).
 pub(crate) fn exits<'c>(
     ctx: &'c Ctx,
     scop: &mut Scop<'c>,
     a: &Analysis,
     live: &BTreeSet<String>,
-) -> Vec<IteratorExit<'c>> {
+) -> Result<Vec<IteratorExit<'c>>, Diagnostics> {
     let mut names: Vec<(String, crate::model::ctype::IntType)> = Vec::new();
     for (k, l) in a.loops.iter().enumerate() {
         // An iterator declared in its loop's header does not exist after it.
@@ -46,15 +48,36 @@ pub(crate) fn exits<'c>(
         .max()
         .unwrap_or(0)
         + 1;
-    names
-        .into_iter()
-        .map(|(name, ty)| {
-            let value = live
-                .contains(&name)
-                .then(|| last_value(ctx, scop, a, &name, depth));
-            IteratorExit { name, ty, value }
-        })
-        .collect()
+    let mut out = Vec::new();
+    for (name, ty) in names {
+        let value = match live.contains(&name) {
+            true => Some(
+                last_value(ctx, scop, a, &name, depth)
+                    .map_err(|e| unknown_exit(scop, a, &name, &e))?,
+            ),
+            false => None,
+        };
+        out.push(IteratorExit { name, ty, value });
+    }
+    Ok(out)
+}
+
+/// The error for an iterator whose exit value isl could not compute.
+fn unknown_exit(scop: &Scop, a: &Analysis, name: &str, e: &IslError) -> Diagnostics {
+    let last = (0..a.loops.len())
+        .rev()
+        .find(|&k| a.loops[k].iterator == name)
+        .expect("an iterator of the SCoP has a loop");
+    let l = &scop.flow.loops[last];
+    Diagnostic::new(
+        l.loc.clone(),
+        format!("polyc cannot compute the value `{name}` has after this SCoP, which later code reads ({e})"),
+    )
+    .with_snippet(l.header.clone())
+    .with_note(format!(
+        "declare `{name}` in the loop header (`for (long {name} = ...`) where nothing after the SCoP reads it, or assign it after the SCoP"
+    ))
+    .into()
 }
 
 /// `{ [v] }` over the parameters: the value of the last exit of a loop over `name`.
@@ -64,7 +87,7 @@ fn last_value<'c>(
     a: &Analysis,
     name: &str,
     depth: usize,
-) -> Domain<'c> {
+) -> Result<Domain<'c>, IslError> {
     let width = 2 * depth + 1;
     let mut events: Option<Set<'c>> = None;
     for (k, l) in a.loops.iter().enumerate() {
@@ -118,8 +141,8 @@ fn last_value<'c>(
         .expect("an iterator of the SCoP has a loop")
         .intersect_params(assumed_box(ctx, scop));
     let last = events
-        .lexmax()
+        .try_lexmax()?
         .project_out(DimType::Set, 0, width)
         .coalesce();
-    Domain::new(last)
+    Ok(Domain::new(last))
 }

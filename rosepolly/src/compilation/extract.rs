@@ -166,7 +166,7 @@ pub fn build<'c>(
     let resolved = super::wraps::resolve(ctx, &mut scop, &analysis, &|n| input.taken.contains(n))?;
     resolved.apply(&mut analysis);
     scop.assumptions = resolved.assumptions;
-    scop.exits = super::exits::exits(ctx, &mut scop, &analysis, &input.live);
+    scop.exits = super::exits::exits(ctx, &mut scop, &analysis, &input.live)?;
     let Analysis {
         loops,
         conditions,

@@ -791,6 +791,33 @@ impl<'c> Set<'c> {
     pub fn lexmax(self) -> Set<'c> {
         Set::wrap(ok(self.raw.lexmax()))
     }
+    /// Lexicographic maximum, failing instead of panicking. isl 0.27 has failed inside it with
+    /// "affine expression involves some of the domain dimensions" on a set (differential seed
+    /// 46641's exit events) whose printed form it maximises: the failure depends on how the set
+    /// happens to be stored, so an equivalent rewriting of the set is tried before giving up.
+    pub fn try_lexmax(self) -> Result<Set<'c>, IslError> {
+        let ctx = self.raw.get_ctx();
+        let text = self.to_string();
+        let first = match fallible(self.clone().raw.lexmax()) {
+            Ok(r) => return Ok(Set::wrap(r)),
+            Err(e) => e,
+        };
+        let rewritten = [
+            fallible(self.clone().raw.coalesce()),
+            fallible(
+                self.raw
+                    .detect_equalities()
+                    .and_then(|s| s.remove_redundancies()),
+            ),
+            fallible(raw::Set::read_from_str(&ctx, &text)),
+        ];
+        for set in rewritten.into_iter().flatten().filter(|s| s.ptr != 0) {
+            if let Ok(r) = fallible(set.lexmax()) {
+                return Ok(Set::wrap(r));
+            }
+        }
+        Err(first)
+    }
     /// Lexicographic minimum, failing instead of panicking when isl runs out of its operation
     /// budget ([`Ctx::set_max_operations`]).
     pub fn try_lexmin(self) -> Result<Set<'c>, IslError> {
