@@ -543,7 +543,9 @@ impl Printer<'_> {
                 .for_each(|c| self.node(c, indent, in_parallel)),
             KNode::Stmt { stmt, args } => match &self.opts.probe {
                 _ if self.call.is_some() => {
-                    let text = (self.call.expect("checked"))(*stmt, args);
+                    // A group's outer values (`-m` of an unsigned `m`) are control expressions.
+                    let args: Vec<Expr> = args.iter().map(|a| self.control(a)).collect();
+                    let text = (self.call.expect("checked"))(*stmt, &args);
                     for l in text.lines() {
                         self.line(indent, l);
                     }

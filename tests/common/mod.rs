@@ -248,12 +248,27 @@ pub fn cuda_check(clang: &str, cu: &Path, cpp_flags: &[String], ptx: &Path) -> V
     failures
 }
 
-/// Run `exe` with `env`; its stdout, or why it failed.
+/// How long a generated program of the tests may run: the slowest (a suite kernel at its
+/// default size under forced tiling) takes seconds, so a run past this is a program that does
+/// not end (issue 19, item 7: differential seed 46267's tile walk over 2^32 tiles).
+pub const RUN_LIMIT_SECONDS: u32 = 300;
+
+/// Run `exe` with `env`; its stdout, or why it failed (a run past [`RUN_LIMIT_SECONDS`] fails).
 pub fn run_stdout(exe: &Path, env: &[(&str, &str)]) -> Result<String, String> {
-    let out = Command::new(exe)
+    run_stdout_within(exe, env, RUN_LIMIT_SECONDS)
+}
+
+/// [`run_stdout`] with a limit of `seconds` (coreutils' `timeout` kills the program).
+pub fn run_stdout_within(exe: &Path, env: &[(&str, &str)], seconds: u32) -> Result<String, String> {
+    let out = Command::new("timeout")
+        .args(["-k", "5", &seconds.to_string()])
+        .arg(exe)
         .envs(env.iter().copied())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if out.status.code() == Some(124) {
+        return Err(format!("{} ran past {seconds} s", exe.display()));
+    }
     if out.status.success() {
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     } else {
