@@ -144,17 +144,7 @@ pub fn compare_dumps(expected: &str, actual: &str) -> Option<String> {
 /// flip of a last-bit difference); integers and everything else must match exactly.
 pub fn compare_dumps_reassociated(expected: &str, actual: &str) -> Option<String> {
     let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
-    let close = |x: &str, y: &str| -> bool {
-        let (Some(dot), Ok(u), Ok(v)) = (x.find('.'), x.parse::<f64>(), y.parse::<f64>()) else {
-            return false;
-        };
-        let digits = x[dot + 1..]
-            .chars()
-            .take_while(|c| c.is_ascii_digit())
-            .count();
-        let unit = 10f64.powi(-(digits as i32));
-        x.len() - dot - 1 == digits && (u - v).abs() <= unit * 1.0001
-    };
+    let close = within_last_digit;
     let same_line = |x: &str, y: &str| {
         let (xs, ys): (Vec<&str>, Vec<&str>) = (
             x.split_whitespace().collect(),
@@ -174,6 +164,25 @@ pub fn compare_dumps_reassociated(expected: &str, actual: &str) -> Option<String
             a[l]
         )),
     }
+}
+
+/// Whether the number `actual` is `expected` (printed with a fraction, `12.34`) but for one unit
+/// of `expected`'s last printed digit: what adding in another order may change (a last-bit
+/// difference that flips a rounding).
+pub fn within_last_digit(expected: &str, actual: &str) -> bool {
+    let (Some(dot), Ok(u), Ok(v)) = (
+        expected.find('.'),
+        expected.parse::<f64>(),
+        actual.parse::<f64>(),
+    ) else {
+        return false;
+    };
+    let digits = expected[dot + 1..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let unit = 10f64.powi(-(digits as i32));
+    expected.len() - dot - 1 == digits && (u - v).abs() <= unit * 1.0001
 }
 
 /// A fresh scratch directory under the system temporary directory.

@@ -21,7 +21,7 @@ use avelas_contract::tuning::{self, Entry, Tuned, TuningFile};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use runner::{agree, beside, Program, RunFailure, RunReport};
+use runner::{agree, beside, Program, RunFailure, RunReport, Tolerance};
 use space::{Candidate, Space, Values};
 use strategy::{best, Kind, Measured, Search};
 
@@ -80,7 +80,7 @@ pub struct TuneCli {
     #[arg(long)]
     pub no_verify: bool,
     /// Relative difference allowed between numbers of two outputs (default: 0 on the C target,
-    /// 1e-9 on GPU targets).
+    /// 1e-9 on GPU targets, where a number may also differ by one unit of its last printed digit).
     #[arg(long, value_name = "REL")]
     pub tolerance: Option<f64>,
     /// The random strategy's seed.
@@ -199,9 +199,11 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
     };
     let started = Instant::now();
     let reference = reference(&program, cli)?;
-    let tolerance = cli
-        .tolerance
-        .unwrap_or(if reference.target == "c" { 0.0 } else { 1e-9 });
+    let gpu = reference.target != "c";
+    let tolerance = Tolerance {
+        relative: cli.tolerance.unwrap_or(if gpu { 1e-9 } else { 0.0 }),
+        last_digit: gpu,
+    };
     let limit = (reference.wall * 10).max(Duration::from_secs(2));
     let mut scops = spaces(cli, &reference);
     if scops.is_empty() {
@@ -229,7 +231,7 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         corrupt: corrupt.as_deref(),
     };
     // In-process trials compare data byte for byte: a tolerance needs whole outputs compared.
-    let mut in_process = reference.target == "c" && !cli.per_process && tolerance == 0.0;
+    let mut in_process = reference.target == "c" && !cli.per_process && tolerance.is_exact();
     // The C reader holds at most MAX_ENTRIES trial lines a run.
     let batch_max =
         (tuning::MAX_ENTRIES / (cli.reps as usize * scops.len().max(1))).clamp(1, BATCH);
@@ -596,7 +598,7 @@ struct Check<'a> {
     program: &'a Program,
     /// The default configuration's output.
     reference: &'a str,
-    tolerance: f64,
+    tolerance: Tolerance,
     verify: bool,
     reps: u32,
     limit: Duration,

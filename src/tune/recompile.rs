@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use avelas_contract::tuning::Tuned;
 
-use super::runner::{agree, Program, RunFailure};
+use super::runner::{agree, Program, RunFailure, Tolerance};
 use super::{median, Measurement, TuneCli};
 use crate::TargetArg;
 
@@ -84,7 +84,7 @@ pub fn compare(
         for _ in 0..cli.reps {
             match program.run_with(&[("POLYC_MIN_POINTS", min_points)], limit) {
                 Ok(r) => {
-                    if !cli.no_verify && !agree(&r.output, reference, 0.0) {
+                    if !cli.no_verify && !agree(&r.output, reference, Tolerance::EXACT) {
                         out.mismatches += 1;
                     }
                     if let Some(s) = r.scops.get(&scop) {
