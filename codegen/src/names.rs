@@ -27,6 +27,9 @@ pub use rosepolly::model::user_names::{unmarked, user, user_expr};
 pub struct Namespace {
     lower: String,
     upper: String,
+    /// The parser read identifiers with non-ASCII letters in an ASCII spelling
+    /// ([`rosepolly::compilation::ucn`]): code spells them back.
+    ucns: bool,
 }
 
 impl Namespace {
@@ -45,15 +48,19 @@ impl Namespace {
         Namespace {
             upper: lower.to_ascii_uppercase(),
             lower,
+            ucns: src.ucns_respelt,
         }
     }
 
     /// Generated text with its names moved to this namespace and the user's names unmarked.
     /// Upper-case names inside string literals are environment variables (`POLYC_TILE_SIZES`)
-    /// and stay; lower-case ones there are kernel names and move with the kernels.
+    /// and stay; lower-case ones there are kernel names and move with the kernels. Names with
+    /// non-ASCII letters get their universal character names back in code; inside string
+    /// literals (OpenCL kernels' source) they keep their ASCII spelling, which names the same
+    /// kernel parameter throughout.
     pub fn apply(&self, text: &str) -> String {
         let moved = self.lower != LOWER;
-        if !moved && !text.contains(MARK) {
+        if !moved && !self.ucns && !text.contains(MARK) {
             return text.to_string();
         }
         let mut out = String::with_capacity(text.len());
@@ -64,14 +71,14 @@ impl Namespace {
             let c = rest.chars().next().expect("in bounds");
             if c == MARK {
                 let n = ident_len(&rest[1..]);
-                out.push_str(&rest[1..1 + n]);
+                out.push_str(&self.spelt(&rest[1..1 + n], state));
                 i += 1 + n;
                 continue;
             }
             if c.is_ascii_alphabetic() || c == '_' {
                 let n = ident_len(rest);
-                let word = &rest[..n];
-                out.push_str(&self.moved(word, moved, state == Lex::String));
+                let word = self.moved(&rest[..n], moved, state == Lex::String);
+                out.push_str(&self.spelt(&word, state));
                 i += n;
                 continue;
             }
@@ -95,6 +102,14 @@ impl Namespace {
             i += len;
         }
         out
+    }
+
+    /// A user's name as code must spell it.
+    fn spelt(&self, word: &str, state: Lex) -> String {
+        match self.ucns && state == Lex::Code {
+            true => rosepolly::compilation::ucn::from_ascii(word),
+            false => word.to_string(),
+        }
     }
 
     /// `word` in this namespace.
@@ -172,6 +187,7 @@ mod tests {
         Namespace {
             lower: lower.into(),
             upper: lower.to_ascii_uppercase(),
+            ucns: false,
         }
     }
 
@@ -187,5 +203,21 @@ mod tests {
             "#ifndef POLYC2_RUNTIME\nlong polyc2_start = polyc_start;\ngetenv(\"POLYC_TILE_SIZES\"); k(\"polyc2_k0\"); mypolyc_x = 1;\n"
         );
         assert_eq!(ns("polyc").apply(&text).matches("polyc_start").count(), 2);
+    }
+
+    #[test]
+    fn names_with_non_ascii_letters_are_spelt_back_in_code_only() {
+        let ucns = Namespace {
+            ucns: true,
+            ..ns("polyc")
+        };
+        let text = format!(
+            "{}[i] = 1; k(\"x_U000000f6[0]\"); /* a_u00e9 */\n",
+            user("gr_U000000f6e")
+        );
+        assert_eq!(
+            ucns.apply(&text),
+            "gr\\U000000f6e[i] = 1; k(\"x_U000000f6[0]\"); /* a_u00e9 */\n"
+        );
     }
 }

@@ -16,6 +16,7 @@ pub mod flowgraph;
 pub mod regions;
 pub mod source;
 pub mod symbols;
+pub mod ucn;
 mod wraps;
 
 use crate::diag::Diagnostics;

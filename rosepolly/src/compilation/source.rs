@@ -90,6 +90,10 @@ pub struct SourceUnit {
     pub macros: BTreeSet<String>,
     /// Whether plain `char` is signed for the compiler (no `__CHAR_UNSIGNED__`).
     pub char_signed: bool,
+    /// Whether identifiers with non-ASCII letters were respelt for the parser
+    /// ([`super::ucn`]): `text` and the syntax tree hold them in ASCII, and generated code spells
+    /// them back.
+    pub ucns_respelt: bool,
     lines: LineMap,
     originals: RefCell<HashMap<String, Option<Vec<String>>>>,
 }
@@ -135,6 +139,9 @@ impl SourceUnit {
     /// Parse text that is already preprocessed (line markers included, if any).
     pub fn from_preprocessed(path: &Path, text: String) -> Result<SourceUnit, Diagnostics> {
         let config = lang_c::driver::Config::with_gcc();
+        let respelt = super::ucn::to_ascii(&text);
+        let ucns_respelt = respelt.is_some();
+        let text = respelt.unwrap_or(text);
         let lines = LineMap::new(&text, &path.display().to_string());
         if let Some(offset) = increment_run(&text) {
             return Err(Diagnostic::new(
@@ -175,6 +182,7 @@ impl SourceUnit {
                 unit: parse.unit,
                 macros: BTreeSet::new(),
                 char_signed: true,
+                ucns_respelt,
                 lines,
                 originals: RefCell::new(HashMap::new()),
             }),
@@ -198,7 +206,8 @@ impl SourceUnit {
                         format!("an identifier with a non-ASCII letter (`{token}` after preprocessing)"),
                     )
                     .with_note(
-                        "polyc's C parser reads identifiers of ASCII letters, digits and `_` only; rename it",
+                        "polyc reads such identifiers in an ASCII spelling (`\\U000000f6` as `_U000000f6`), \
+                         which it cannot use here: the file has an identifier spelt that way of its own; rename one of them",
                     )
                     .into());
                 }

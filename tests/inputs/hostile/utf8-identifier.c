@@ -1,5 +1,7 @@
-// expect: 4: an identifier with a non-ASCII letter
-/* gcc accepts UTF-8 identifiers; polyc's parser does not, and says so. */
+// expect: output
+/* gcc accepts UTF-8 identifiers (its preprocessor writes `größe` as `gr\U000000f6\U000000dfe`);
+   polyc reads them in an ASCII spelling of the same length and spells them back in the code it
+   generates. tests/inputs/semantics/utf8-identifiers.c runs a SCoP over such names. */
 double A[100];
 int größe = 3;
 void f(int n) {
