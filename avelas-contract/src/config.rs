@@ -30,7 +30,7 @@ pub const VARIABLES: &[&str] = &[
 ];
 
 /// What each variable expects, as its error messages say.
-pub const TILE_SIZES_EXPECTED: &str = "positive integers separated by commas, e.g. 16,32,32, for every SCoP, or per SCoP as SCOP:SIZES, lists separated by semicolons, e.g. 32;1:16,8";
+pub const TILE_SIZES_EXPECTED: &str = "positive integers up to 1000000000 separated by commas, e.g. 16,32,32, for every SCoP, or per SCoP as SCOP:SIZES, lists separated by semicolons, e.g. 32;1:16,8";
 pub const MIN_POINTS_EXPECTED: &str = "a number of points, e.g. 0 to always tile";
 pub const SWITCH_EXPECTED: &str = "1 to turn it on, 0 or unset to turn it off";
 pub const DEVICE_EXPECTED: &str = "PLATFORM:DEVICE indices (0:1), a device number (1), or part of a device name (pthread, nvidia, gpu)";
@@ -365,6 +365,11 @@ mod tests {
             .map(|i| format!("{i}:2"))
             .collect();
         assert!(config(&[("POLYC_TILE_SIZES", &many.join(";"))]).is_err());
+    }
+
+    #[test]
+    fn the_message_states_the_largest_size() {
+        assert!(TILE_SIZES_EXPECTED.contains(&format!("up to {MAX_TILE_SIZE} ")));
     }
 
     #[test]
