@@ -1,5 +1,5 @@
-//! Reductions across tiles on the GPU targets (issue 17): the groups whose sums keep all but one
-//! tile dimension sequential run those tiles in parallel, each work-item adding its partial
+//! Reductions across tiles on the GPU targets (issue 17): the groups whose reductions (sums,
+//! products, `min`/`max`, bitwise) keep all but one tile dimension sequential run those tiles in parallel, each work-item adding its partial
 //! result to the accumulator atomically. Checked here: which suite kernels take that path (and
 //! which must not), that `--no-reductions` gives back the original order exactly, and that the
 //! CUDA code compiles where `atomicAdd` on `double` exists and where it does not. Every kernel's
@@ -95,6 +95,60 @@ fn every_atomic_type_and_no_ordered_update() {
                 !text.contains(kept),
                 "{target}: {kept} is not a sum to split"
             );
+        }
+    }
+}
+
+/// The accumulators of `tests/inputs/semantics/reductions-other-operators.c` (whose results
+/// that test compares): every operator other than `+` takes the atomic path with its own
+/// compare-and-swap helper, and only the helpers used are printed.
+#[test]
+fn other_operators_combine_with_their_own_atomic_helpers() {
+    let dir = scratch_dir("reductions-operators");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/inputs/semantics/reductions-other-operators.c");
+    for target in ["opencl", "cuda"] {
+        let out = dir.join(format!("out.{target}"));
+        let (code, err) = common::polyc_to(&src, target, &out);
+        assert_eq!(code, 0, "{err}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        for call in [
+            "polyc_atomic_min_double(&dmin[",
+            "polyc_atomic_max_double(&dmax[",
+            "polyc_atomic_max_double(&dfmax[",
+            "polyc_atomic_mul_double(&dprod[",
+            "polyc_atomic_min_float(&fmin_[",
+            "polyc_atomic_max_int(&imax[",
+            "polyc_atomic_and_int(&iand[",
+            "polyc_atomic_mul_int(&iprod[",
+            "polyc_atomic_min_long(&lmin[",
+            "polyc_atomic_or_long(&lor[",
+            "polyc_atomic_xor_long(&lxor[",
+        ] {
+            assert!(text.contains(call), "{target}: no {call}");
+        }
+        assert!(!text.contains("polyc_atomic_add_"), "{target}: no sum here");
+        let helper = match target {
+            "opencl" => {
+                "inline void polyc_atomic_min_double(volatile __global double *p, double v)"
+            }
+            _ => "void polyc_atomic_min_double(double *p, double v)",
+        };
+        assert!(text.contains(helper), "{target}: no {helper}");
+        let kept = dir.join(format!("kept.{target}"));
+        let (code, _, err) = polyc(&[
+            src.to_str().unwrap(),
+            "--target",
+            target,
+            "--no-reductions",
+            "-o",
+            kept.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let text = std::fs::read_to_string(&kept).unwrap();
+        // (The input's own comment names the helpers: look for calls and definitions.)
+        for part in ["polyc_atomic_min_double(&", "void polyc_atomic_"] {
+            assert!(!text.contains(part), "{target} --no-reductions: {part}");
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use rosepolly::analysis::reductions::ReductionOp;
 use rosepolly::model::ctype::IntType;
 use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::syntax::{Node, FLOORD, MAX, MIN};
@@ -358,8 +359,11 @@ pub trait DeviceHooks {
     fn points_open(&self, wave: &Expr, vars: &[String], origins: &[String]) -> Vec<String>;
     /// The guard that lets work-item 0 alone through.
     fn single(&self) -> String;
-    /// The statement that adds `value` to `target` (an lvalue of C type `elem`) atomically.
-    fn atomic_add(&self, elem: &str, target: &Expr, value: &str) -> String;
+    /// The value a private partial result of `op` in C type `elem` starts from.
+    fn identity(&self, op: ReductionOp, elem: &str) -> &'static str;
+    /// The statement that combines `value` into `target` (an lvalue of C type `elem`) with
+    /// `op`, atomically.
+    fn atomic_update(&self, op: ReductionOp, elem: &str, target: &Expr, value: &str) -> String;
     /// Print loops whose bodies hold barriers entered unconditionally (`Printer::entered_loop`).
     fn entered_barrier_loops(&self) -> bool {
         false
@@ -623,13 +627,19 @@ impl Printer<'_> {
                 }
                 for p in privates {
                     let (acc, hit) = (acc(p.slot), hit(p.slot));
-                    self.line(indent + 2, &format!("{} {acc} = 0; int {hit} = 0;", p.elem));
+                    let start = self.device().identity(p.op, &p.elem);
+                    self.line(
+                        indent + 2,
+                        &format!("{} {acc} = {start}; int {hit} = 0;", p.elem),
+                    );
                 }
                 self.node(body, indent + 2, in_parallel);
                 for p in privates {
                     let target = self.accumulator(p.stmt, &p.args);
-                    let add = self.device().atomic_add(&p.elem, &target, &acc(p.slot));
-                    self.line(indent + 2, &format!("if ({}) {add}", hit(p.slot)));
+                    let update = self
+                        .device()
+                        .atomic_update(p.op, &p.elem, &target, &acc(p.slot));
+                    self.line(indent + 2, &format!("if ({}) {update}", hit(p.slot)));
                 }
                 self.line(indent, "}");
             }

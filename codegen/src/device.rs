@@ -12,11 +12,13 @@ use std::fmt::Write;
 
 use avelas_contract::kernel_args::{self, ArgType, RUNTIME_ARGS};
 
+use rosepolly::analysis::reductions::ReductionOp;
 use rosepolly::math::isl::Ctx;
 use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::model::Scop;
 use rosepolly::syntax::{FLOORD, MAX, MIN};
 
+use crate::atomics;
 use crate::c::{self, COptions, DeviceHooks};
 use crate::footprint;
 use crate::host::{indent, tile_loop};
@@ -92,40 +94,6 @@ pub fn version_name(kernel: &str, v: usize) -> String {
     }
 }
 
-/// The C types of accumulators whose partial results kernels add atomically.
-pub const ATOMIC_TYPES: &[&str] = &["double", "float", "int", "long"];
-
-const OPENCL_ATOMICS: &str = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-inline void polyc_atomic_add_double(volatile __global double *p, double v) {
-  union { double f; ulong u; } seen, sum;
-  do { seen.f = *p; sum.f = seen.f + v; } while (atom_cmpxchg((volatile __global ulong *)p, seen.u, sum.u) != seen.u);
-}
-inline void polyc_atomic_add_float(volatile __global float *p, float v) {
-  union { float f; uint u; } seen, sum;
-  do { seen.f = *p; sum.f = seen.f + v; } while (atomic_cmpxchg((volatile __global uint *)p, seen.u, sum.u) != seen.u);
-}
-inline void polyc_atomic_add_int(volatile __global int *p, int v) { atomic_add(p, v); }
-inline void polyc_atomic_add_long(volatile __global long *p, long v) { atom_add(p, v); }
-";
-
-const CUDA_ATOMICS: &str = "#ifndef POLYC_ATOMICS
-#define POLYC_ATOMICS
-static inline __device__ __attribute__((unused)) void polyc_atomic_add_double(double *p, double v) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
-  atomicAdd(p, v);
-#else
-  unsigned long long *u = (unsigned long long *)p, old = *u, seen;
-  do { seen = old; old = atomicCAS(u, seen, __double_as_longlong(v + __longlong_as_double(seen))); } while (seen != old);
-#endif
-}
-static inline __device__ __attribute__((unused)) void polyc_atomic_add_float(float *p, float v) { atomicAdd(p, v); }
-static inline __device__ __attribute__((unused)) void polyc_atomic_add_int(int *p, int v) { atomicAdd(p, v); }
-static inline __device__ __attribute__((unused)) void polyc_atomic_add_long(long *p, long v) {
-  atomicAdd((unsigned long long *)p, (unsigned long long)v);
-}
-#endif
-";
-
 /// Barriers in a group's OpenCL kernel past which each tile runs on one work-item, without
 /// barriers ([`serial`]). The suite's kernels have at most 32 (fdtd-2d's staged versions).
 pub const SERIAL_BARRIERS: usize = 48;
@@ -199,18 +167,6 @@ impl DeviceCode<'_> {
         );
         s.push_str(&staging::helper(dialect));
         s
-    }
-
-    /// The atomic additions of private partial results ([`crate::ir::Private`]), for a file
-    /// or program whose kernels have some: `polyc_atomic_add_<type>` for each type
-    /// [`ATOMIC_TYPES`] names. OpenCL 1.2 has no floating-point atomics: a compare-and-swap
-    /// loop on the value's bits (64-bit ones need `cl_khr_int64_base_atomics`); CUDA has
-    /// `atomicAdd` on `double` from compute capability 6.0, the same loop below it.
-    pub fn atomics(dialect: Dialect) -> String {
-        match dialect {
-            Dialect::OpenCl => OPENCL_ATOMICS.to_string(),
-            Dialect::Cuda => CUDA_ATOMICS.to_string(),
-        }
     }
 
     /// Every group's kernel.
@@ -630,8 +586,12 @@ impl DeviceHooks for Hooks<'_> {
         "polyc_lid == 0".into()
     }
 
-    fn atomic_add(&self, elem: &str, target: &Expr, value: &str) -> String {
-        format!("polyc_atomic_add_{elem}(&{target}, {value});")
+    fn identity(&self, op: ReductionOp, elem: &str) -> &'static str {
+        atomics::identity(self.dialect, op, elem)
+    }
+
+    fn atomic_update(&self, op: ReductionOp, elem: &str, target: &Expr, value: &str) -> String {
+        format!("{}(&{target}, {value});", atomics::helper(op, elem))
     }
     /// OpenCL only: PoCL needs it (see [`crate::c`]'s entered loops); CUDA's compiler does
     /// not, and the CUDA code measured on the H100 stays as it was.

@@ -8,6 +8,9 @@
 //! sequential loops; for a GPU the lowering has mapped band dimensions to work-items
 //! ([`KNode::Points`]) and placed barriers ([`KNode::Barrier`]).
 
+use std::collections::BTreeSet;
+
+use rosepolly::analysis::reductions::ReductionOp;
 use rosepolly::model::ctype::IntType;
 use rosepolly::model::expr::Expr;
 use rosepolly::model::{Casts, Scop};
@@ -67,6 +70,8 @@ pub struct Private {
     pub stmt: usize,
     pub args: Vec<Expr>,
     pub elem: String,
+    /// How partial results combine (`+` for sums, `min`, `*`, `&`...).
+    pub op: ReductionOp,
 }
 
 /// The name of slot `slot`'s partial result, and of its flag.
@@ -353,16 +358,25 @@ pub struct WorkBox {
 }
 
 impl ScopIr {
-    /// Do some of its kernels add private partial results to accumulators atomically?
-    pub fn has_privates(&self) -> bool {
-        let private =
-            |n: &KNode| matches!(n, KNode::Points { privates, .. } if !privates.is_empty());
-        self.groups.iter().any(|g| match &g.code {
-            GroupCode::Untiled(_) => false,
-            GroupCode::Tiled(t) => {
-                t.body.any(&private) || t.full_body.as_ref().is_some_and(|f| f.any(&private))
+    /// The atomic updates its kernels combine private partial results with: operator and C
+    /// type of each (none where no kernel has private partial results).
+    pub fn atomic_updates(&self) -> BTreeSet<(ReductionOp, String)> {
+        fn note(n: &KNode, out: &mut BTreeSet<(ReductionOp, String)>) {
+            if let KNode::Points { privates, .. } = n {
+                out.extend(privates.iter().map(|p| (p.op, p.elem.clone())));
             }
-        })
+            n.children().into_iter().for_each(|c| note(c, out));
+        }
+        let mut out = BTreeSet::new();
+        for g in &self.groups {
+            if let GroupCode::Tiled(t) = &g.code {
+                note(&t.body, &mut out);
+                if let Some(f) = &t.full_body {
+                    note(f, &mut out);
+                }
+            }
+        }
+        out
     }
 
     /// Can more than one work-item of a GPU work at a time somewhere in this SCoP: a group

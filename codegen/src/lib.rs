@@ -10,6 +10,7 @@
 //! local-memory buffers of each tiled group (`--dump buffers`); [`staging`] prints the kernel
 //! versions' moves of them.
 
+pub mod atomics;
 pub mod buffers;
 pub mod c;
 pub mod device;

@@ -42,11 +42,8 @@ impl ScopJob<'_, '_> {
         }
         let device = DeviceCode { ir: &ir, dialect };
         let source_name = format!("polyc_cl_source_{}", scop.id);
-        // The atomic additions only where some kernel adds partial results.
-        let atomics = match ir.has_privates() {
-            true => DeviceCode::atomics(dialect),
-            false => String::new(),
-        };
+        // The atomic updates only where some kernel combines partial results.
+        let atomics = crate::atomics::helpers(dialect, &ir.atomic_updates());
         let helpers = DeviceCode::helpers(dialect) + &atomics;
         let top = match dialect {
             Dialect::Cuda => format!(

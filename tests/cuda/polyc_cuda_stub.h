@@ -52,7 +52,9 @@ __device__ int atomicAdd(int *address, int value);
 __device__ unsigned long long atomicAdd(unsigned long long *address, unsigned long long value);
 __device__ unsigned long long atomicCAS(unsigned long long *address, unsigned long long compare,
                                         unsigned long long value);
+__device__ unsigned int atomicCAS(unsigned int *address, unsigned int compare, unsigned int value);
 __device__ long long __double_as_longlong(double x);
+__device__ float __int_as_float(int x);
 __device__ double __longlong_as_double(long long x);
 
 /* Device math (the host's come from <math.h>; clang overloads on the execution space). */
@@ -63,6 +65,10 @@ __device__ float expf(float);
 __device__ double pow(double, double);
 __device__ float powf(float, float);
 __device__ double fabs(double);
+__device__ double fmax(double, double);
+__device__ double fmin(double, double);
+__device__ float fmaxf(float, float);
+__device__ float fminf(float, float);
 __device__ float fabsf(float);
 __device__ double floor(double);
 __device__ double ceil(double);

@@ -11,17 +11,19 @@
 //! Only where one tile dimension alone runs in parallel (matrix-vector products, column
 //! sums), in no outer sequential loop (whose later iterations would compound the sums' new
 //! rounding), and where that is exact up to the order of the additions:
-//! - the statement is a `+=` reduction ([`rosepolly::analysis::reductions`]) on an accumulator
-//!   of a type with atomic additions ([`crate::device::ATOMIC_TYPES`]), and no other statement
-//!   of the group touches its array or scalar (it would see partial results);
+//! - the statement is a reduction ([`rosepolly::analysis::reductions`]: `+=`, `*=`, `min` and
+//!   `max` as `?:` or `fmin`/`fmax`, `&=`, `|=`, `^=`) on an accumulator of a type kernels can
+//!   update atomically with its operator ([`crate::atomics::supported`]), and no other
+//!   statement of the group touches its array or scalar (it would see partial results);
 //! - with its self-dependences on the accumulator relaxed, the tile dimensions carry no
 //!   dependence ([`pluto::deltas::parallel_relaxing`]);
 //! - every instance of the statement runs inside a work-item's points, and the element it
 //!   updates depends only on the points' mapped iterators and what is fixed around them, not
 //!   on a loop inside (else the partial result would mix elements).
 //!
-//! Floating-point sums then add in another order than the original's, so their last bits may
-//! differ; `--no-reductions` keeps the original order.
+//! Floating-point sums and products then combine in another order than the original's, so
+//! their last bits may differ (`min`, `max` and the bitwise operators are exact);
+//! `--no-reductions` keeps the original order.
 
 use std::collections::BTreeMap;
 
@@ -32,21 +34,21 @@ use rosepolly::model::{Dependence, Scop};
 use ptile::{TileGroup, TileMode};
 
 use super::Lowering;
-use crate::device::ATOMIC_TYPES;
+use crate::atomics;
 use crate::ir::{KNode, Private};
 
 /// The reductions that let a group's tiles run in parallel along more dimensions.
 pub(super) struct Split {
     /// How many leading tile dimensions then run in parallel (the host enumerates them).
     pub dims: usize,
-    /// Per reduction statement: its accumulator's datum and C type.
-    pub stmts: BTreeMap<usize, (String, String)>,
+    /// Per reduction statement: its accumulator's datum, its C type and the operator.
+    pub stmts: BTreeMap<usize, (String, String, ReductionOp)>,
 }
 
 impl Split {
     /// Is `datum` the accumulator of one of the reductions?
     pub fn accumulates(&self, datum: &str) -> bool {
-        self.stmts.values().any(|(d, _)| d == datum)
+        self.stmts.values().any(|(d, _, _)| d == datum)
     }
 }
 
@@ -103,15 +105,13 @@ impl Lowering<'_, '_> {
                 .iter()
                 .all(|&t| t == s || scop.statements[t].accesses.iter().all(|a| a.datum != datum))
         };
-        let stmts: BTreeMap<usize, (String, String)> = reductions::find(scop)
+        let stmts: BTreeMap<usize, (String, String, ReductionOp)> = reductions::find(scop)
             .into_iter()
-            .filter(|r| r.op == ReductionOp::Add && group.statements.contains(&r.statement))
+            .filter(|r| group.statements.contains(&r.statement))
             .filter(|r| alone(r.statement, &r.datum))
             .filter_map(|r| {
                 let elem = scop.symbols.get(&r.datum)?.elem_type.clone();
-                ATOMIC_TYPES
-                    .contains(&elem.as_str())
-                    .then_some((r.statement, (r.datum, elem)))
+                atomics::supported(r.op, &elem).then_some((r.statement, (r.datum, elem, r.op)))
             })
             .collect();
         if stmts.is_empty() {
@@ -121,7 +121,7 @@ impl Lowering<'_, '_> {
             d.source == d.sink
                 && stmts
                     .get(&d.source)
-                    .is_some_and(|(datum, _)| *datum == d.datum)
+                    .is_some_and(|(datum, _, _)| *datum == d.datum)
         };
         let parallel = pluto::deltas::parallel_relaxing(
             self.ctx,
@@ -231,11 +231,13 @@ impl Points<'_> {
             return (self.targets[p] == target).then_some(self.privates[p].slot);
         }
         let slot = self.privates.len();
+        let (_, elem, op) = &self.split.stmts[&stmt];
         self.privates.push(Private {
             slot,
             stmt,
             args: args.to_vec(),
-            elem: self.split.stmts[&stmt].1.clone(),
+            elem: elem.clone(),
+            op: *op,
         });
         self.targets.push(target);
         Some(slot)

@@ -22,7 +22,7 @@ use crate::model::expr::{AssignOp, BinaryOp, Expr};
 use crate::model::{AccessKind, Scop, Statement};
 
 /// The operator an accumulator folds values with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ReductionOp {
     Add,
