@@ -138,6 +138,8 @@ fn runtime_errors_are_messages_with_exit_status_1() {
 /// - `pocl-barrier-regions.c` (seed 6400), 66 barriers, ran past 120 s in PoCL's barrier tail
 ///   replication; past `device::SERIAL_BARRIERS` its kernel runs each tile on one work-item
 ///   without barriers.
+/// - `pocl-loop-barriers.c` (seed 47800), 26 barriers of which 7 and 6 in two loops, took 56 s;
+///   past `device::SERIAL_LOOP_BARRIERS` in one loop its kernel runs serial too.
 #[test]
 fn kernels_with_many_barriers_build_in_seconds_on_pocl() {
     if !opencl_present() {
@@ -145,7 +147,11 @@ fn kernels_with_many_barriers_build_in_seconds_on_pocl() {
         return;
     }
     let work = polybench::harness::scratch_dir("opencl-barrier-loops");
-    for (input, serial) in [("separation-growth", false), ("pocl-barrier-regions", true)] {
+    for (input, serial) in [
+        ("separation-growth", false),
+        ("pocl-barrier-regions", true),
+        ("pocl-loop-barriers", true),
+    ] {
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join(format!("tests/inputs/hostile/{input}.c"));
         let (orig, gen, exe) = (

@@ -98,21 +98,51 @@ pub fn version_name(kernel: &str, v: usize) -> String {
 /// barriers ([`serial`]). The suite's kernels have at most 32 (fdtd-2d's staged versions).
 pub const SERIAL_BARRIERS: usize = 48;
 
+/// Barriers in one loop's body (not counting those of loops inside it) past which each tile
+/// runs on one work-item too ([`serial`]). The suite's kernels have at most 4 (fdtd-2d, cholesky).
+pub const SERIAL_LOOP_BARRIERS: usize = 4;
+
 /// Whether group `g`'s OpenCL kernels run each tile on a work-group of one work-item, printed
 /// without barriers. PoCL's work-group compiler takes exponential time on some kernels with
 /// many barrier regions (BarrierTailReplication, pocl issue #205): differential seed 6400,
 /// 66 barriers, did not build in 120 s, and builds in 4 s without them. One work-item runs
 /// the tile's points in the order its barriers kept, so the results are the same; tiles
 /// still run in parallel. CUDA keeps its barriers (nvcc has no such pass).
+///
+/// Fewer barriers cost as much where loops hold several: differential seed 47800, 26 barriers
+/// in eleven loops of which two hold 7 and 6, took 56 s to build on its first run (its first
+/// three loops, with 1, 4 and 7, took 4 s; the first six 25 s), where fdtd-2d's kernel, 26
+/// barriers in eight loops of at most 4, builds in about a second.
 pub fn serial(g: &GroupIr, dialect: Dialect) -> bool {
     let is_barrier = |n: &KNode| *n == KNode::Barrier;
-    let barriers = match &g.code {
-        GroupCode::Untiled(code) => code.count(&is_barrier),
-        GroupCode::Tiled(t) => {
-            t.body.count(&is_barrier) + t.full_body.as_ref().map_or(0, |f| f.count(&is_barrier))
-        }
+    let codes: Vec<&KNode> = match &g.code {
+        GroupCode::Untiled(code) => vec![code],
+        GroupCode::Tiled(t) => std::iter::once(&t.body).chain(&t.full_body).collect(),
     };
-    dialect == Dialect::OpenCl && barriers > SERIAL_BARRIERS
+    let barriers: usize = codes.iter().map(|c| c.count(&is_barrier)).sum();
+    let in_one_loop = codes.iter().map(|c| loop_barriers(c)).max().unwrap_or(0);
+    dialect == Dialect::OpenCl && (barriers > SERIAL_BARRIERS || in_one_loop > SERIAL_LOOP_BARRIERS)
+}
+
+/// The most barriers one loop inside `n` holds outside the loops inside it.
+fn loop_barriers(n: &KNode) -> usize {
+    fn own(n: &KNode) -> usize {
+        match n {
+            KNode::Barrier => 1,
+            KNode::For(_) => 0,
+            other => other.children().into_iter().map(own).sum(),
+        }
+    }
+    let here = match n {
+        KNode::For(l) => own(&l.body),
+        _ => 0,
+    };
+    n.children()
+        .into_iter()
+        .map(loop_barriers)
+        .max()
+        .unwrap_or(0)
+        .max(here)
 }
 
 /// The name of the batch twin of kernel version `name` (one work-group runs a whole bucket).

@@ -162,7 +162,7 @@ impl KNode {
     }
 
     /// The nodes directly inside this one.
-    fn children(&self) -> Vec<&KNode> {
+    pub fn children(&self) -> Vec<&KNode> {
         match self {
             KNode::Block(v) => v.iter().collect(),
             KNode::For(l) => vec![&l.body],
