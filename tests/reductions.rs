@@ -68,19 +68,27 @@ fn sums_beside_one_parallel_dimension_add_partial_results_atomically() {
     }
 }
 
+/// What polyc generates for `tests/inputs/semantics/<input>.c` on `target` with `flags`.
+fn semantics_input(input: &str, target: &str, flags: &[&str], dir: &Path) -> String {
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/inputs/semantics/{input}.c"));
+    let out = dir.join(format!("{input}-{}.{target}", flags.len()));
+    let mut args = vec![src.to_str().unwrap(), "--target", target, "-o"];
+    args.push(out.to_str().unwrap());
+    args.extend(flags);
+    let (code, _, err) = polyc(&args);
+    assert_eq!(code, 0, "{input} {target} {flags:?}: {err}");
+    std::fs::read_to_string(out).unwrap()
+}
+
 /// The accumulators of `tests/inputs/semantics/reductions-across-tiles.c` (whose results that
 /// test compares) that take the atomic path, per type, and the updates that must not: a
 /// running sum another statement reads, and `h = h * 0.5 + e`.
 #[test]
 fn every_atomic_type_and_no_ordered_update() {
     let dir = scratch_dir("reductions-input");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/inputs/semantics/reductions-across-tiles.c");
     for target in ["opencl", "cuda"] {
-        let out = dir.join(format!("out.{target}"));
-        let (code, err) = common::polyc_to(&src, target, &out);
-        assert_eq!(code, 0, "{err}");
-        let text = std::fs::read_to_string(&out).unwrap();
+        let text = semantics_input("reductions-across-tiles", target, &[], &dir);
         for call in [
             "polyc_atomic_add_double(&y[",
             "polyc_atomic_add_double(&colsum[",
@@ -105,13 +113,9 @@ fn every_atomic_type_and_no_ordered_update() {
 #[test]
 fn other_operators_combine_with_their_own_atomic_helpers() {
     let dir = scratch_dir("reductions-operators");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/inputs/semantics/reductions-other-operators.c");
+    let input = "reductions-other-operators";
     for target in ["opencl", "cuda"] {
-        let out = dir.join(format!("out.{target}"));
-        let (code, err) = common::polyc_to(&src, target, &out);
-        assert_eq!(code, 0, "{err}");
-        let text = std::fs::read_to_string(&out).unwrap();
+        let text = semantics_input(input, target, &[], &dir);
         for call in [
             "polyc_atomic_min_double(&dmin[",
             "polyc_atomic_max_double(&dmax[",
@@ -135,17 +139,7 @@ fn other_operators_combine_with_their_own_atomic_helpers() {
             _ => "void polyc_atomic_min_double(double *p, double v)",
         };
         assert!(text.contains(helper), "{target}: no {helper}");
-        let kept = dir.join(format!("kept.{target}"));
-        let (code, _, err) = polyc(&[
-            src.to_str().unwrap(),
-            "--target",
-            target,
-            "--no-reductions",
-            "-o",
-            kept.to_str().unwrap(),
-        ]);
-        assert_eq!(code, 0, "{err}");
-        let text = std::fs::read_to_string(&kept).unwrap();
+        let text = semantics_input(input, target, &["--no-reductions"], &dir);
         // (The input's own comment names the helpers: look for calls and definitions.)
         for part in ["polyc_atomic_min_double(&", "void polyc_atomic_"] {
             assert!(!text.contains(part), "{target} --no-reductions: {part}");
