@@ -371,17 +371,16 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
             Stage::Deps if cli.json => json(&rosepolly::dump::deps_json(&file, &scops)),
             Stage::Deps => rosepolly::dump::deps_text(&scops),
             Stage::Schedule => {
-                let results = scops
+                // As the compiler does: a SCoP the scheduler refuses keeps its original code.
+                let results: Vec<pluto::dump::Outcome> = scops
                     .iter()
                     .map(|s| {
-                        pluto::analyze(&ctx, s, &pluto_options(cli)).map_err(|e| {
-                            Diagnostics::one(Diagnostic::new(
-                                s.region.start.clone(),
-                                format!("scheduling failed: {e}"),
-                            ))
+                        pluto::analyze(&ctx, s, &pluto_options(cli)).map_err(|e| match e {
+                            pluto::PlutoError::Untransformable(why) => why,
+                            e => format!("scheduling failed ({e}); the original loop order"),
                         })
                     })
-                    .collect::<Result<Vec<_>, _>>()?;
+                    .collect();
                 if cli.json {
                     json(&pluto::dump::json(&file, &scops, &results))
                 } else {

@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::polyc;
 
 fn gemm() -> (String, String) {
@@ -72,6 +74,24 @@ fn deps_json_and_text_agree() {
         2
     );
     assert!(text.contains(&format!("{} dependences", deps.len())));
+}
+
+/// A SCoP whose dependence analysis runs over its budget keeps its original code when compiled;
+/// `--dump schedule` says so (exit 0) instead of failing.
+#[test]
+fn schedule_dump_lists_scops_that_keep_their_original_code() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/inputs/hostile/hundred-parameters.c");
+    let src = src.display().to_string();
+    let (code, out, err) = polyc(&[&src, "--dump", "schedule", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["scops"], serde_json::json!([]));
+    let why = v["kept_original"][0]["why"].as_str().unwrap();
+    assert!(why.contains("over its budget"), "{why}");
+    let (code, text, _) = polyc(&[&src, "--dump", "schedule"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("  keeps its original code: "), "{text}");
 }
 
 #[test]

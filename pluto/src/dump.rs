@@ -14,7 +14,20 @@ use crate::Scheduled;
 pub struct ScheduleJson {
     pub file: String,
     pub scops: Vec<ScopScheduleJson>,
+    /// The SCoPs that keep their original code, and why (a budget ran out, the scheduler
+    /// failed): what the compiler then does with them.
+    pub kept_original: Vec<KeptJson>,
 }
+
+#[derive(Serialize)]
+pub struct KeptJson {
+    pub id: usize,
+    pub function: String,
+    pub why: String,
+}
+
+/// A SCoP's schedule, or why it has none and keeps its original code.
+pub type Outcome = Result<Scheduled, String>;
 
 #[derive(Serialize)]
 pub struct ScopScheduleJson {
@@ -79,12 +92,24 @@ fn dim_name(k: &DimKind) -> &'static str {
     }
 }
 
-pub fn json(file: &str, scops: &[Scop], results: &[Scheduled]) -> ScheduleJson {
+pub fn json(file: &str, scops: &[Scop], results: &[Outcome]) -> ScheduleJson {
     ScheduleJson {
         file: file.to_string(),
+        kept_original: scops
+            .iter()
+            .zip(results)
+            .filter_map(|(scop, r)| {
+                r.as_ref().err().map(|why| KeptJson {
+                    id: scop.id,
+                    function: scop.function.clone(),
+                    why: why.clone(),
+                })
+            })
+            .collect(),
         scops: scops
             .iter()
             .zip(results)
+            .filter_map(|(scop, r)| Some((scop, r.as_ref().ok()?)))
             .map(|(scop, r)| ScopScheduleJson {
                 id: scop.id,
                 function: scop.function.clone(),
@@ -121,7 +146,7 @@ fn flags(v: &[bool]) -> String {
         .join(" ")
 }
 
-pub fn text(scops: &[Scop], results: &[Scheduled]) -> String {
+pub fn text(scops: &[Scop], results: &[Outcome]) -> String {
     let mut out = String::new();
     for (scop, r) in scops.iter().zip(results) {
         let _ = writeln!(
@@ -133,6 +158,13 @@ pub fn text(scops: &[Scop], results: &[Scheduled]) -> String {
             scop.region.start.line,
             scop.region.end.line
         );
+        let r = match r {
+            Ok(r) => r,
+            Err(why) => {
+                let _ = writeln!(out, "  keeps its original code: {why}");
+                continue;
+            }
+        };
         for (s, st) in scop.statements.iter().enumerate() {
             let rows: Vec<String> = r.schedule.rows[s]
                 .iter()
