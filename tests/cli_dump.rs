@@ -77,11 +77,11 @@ fn deps_json_and_text_agree() {
 }
 
 /// A SCoP whose dependence analysis runs over its budget keeps its original code when compiled;
-/// `--dump schedule` says so (exit 0) instead of failing.
+/// `--dump schedule` and `--dump buffers` say so (exit 0) instead of failing.
 #[test]
 fn schedule_dump_lists_scops_that_keep_their_original_code() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/inputs/hostile/hundred-parameters.c");
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/hostile/hundred-parameters.c");
     let src = src.display().to_string();
     let (code, out, err) = polyc(&[&src, "--dump", "schedule", "--json"]);
     assert_eq!(code, 0, "{err}");
@@ -92,6 +92,11 @@ fn schedule_dump_lists_scops_that_keep_their_original_code() {
     let (code, text, _) = polyc(&[&src, "--dump", "schedule"]);
     assert_eq!(code, 0);
     assert!(text.contains("  keeps its original code: "), "{text}");
+    let (code, out, err) = polyc(&[&src, "--dump", "buffers", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["scops"][0]["groups"], serde_json::json!([]));
+    assert!(v["scops"][0]["kept_original"].is_string(), "{v}");
 }
 
 #[test]

@@ -35,6 +35,8 @@ pub struct ScopBuffers {
     /// The parameters' names, the columns of the buffers' expressions.
     pub params: Vec<String>,
     pub groups: Vec<GroupBuffers>,
+    /// Why the SCoP keeps its original code (no groups then), as compiling does.
+    pub kept_original: Option<String>,
 }
 
 /// The buffers of every SCoP, scheduled as `opts` say and lowered for a GPU.
@@ -51,12 +53,20 @@ pub fn report(
                 distribute_inner: true,
                 ..opts.pluto
             };
-            let schedule = pluto::schedule(ctx, scop, &pluto_opts).map_err(|e| {
-                Diagnostics::one(Diagnostic::new(
-                    scop.region.start.clone(),
-                    format!("scheduling failed: {e}"),
-                ))
-            })?;
+            let schedule = match pluto::schedule(ctx, scop, &pluto_opts) {
+                Ok(s) => s,
+                Err(pluto::PlutoError::Untransformable(why)) => {
+                    return Ok(ScopBuffers {
+                        scop: scop.id,
+                        lines: (scop.region.start.line, scop.region.end.line),
+                        params: Vec::new(),
+                        groups: Vec::new(),
+                        kept_original: Some(why),
+                    })
+                }
+                // As the driver does: the original loop order.
+                Err(_) => pluto::original_schedule(ctx, scop),
+            };
             let job = ScopJob {
                 ctx,
                 scop,
@@ -95,6 +105,7 @@ pub fn report(
                 lines: (scop.region.start.line, scop.region.end.line),
                 params,
                 groups,
+                kept_original: None,
             })
         })
         .collect()
@@ -145,8 +156,10 @@ pub fn text(scops: &[ScopBuffers]) -> String {
             "SCoP {} (lines {}-{})\n",
             s.scop, s.lines.0, s.lines.1
         ));
-        if s.groups.is_empty() {
-            out.push_str("  no tiled group\n");
+        match &s.kept_original {
+            Some(why) => out.push_str(&format!("  keeps its original code: {why}\n")),
+            None if s.groups.is_empty() => out.push_str("  no tiled group\n"),
+            None => {}
         }
         for g in &s.groups {
             out.push_str(&format!(
@@ -209,6 +222,7 @@ pub fn json(file: &str, scops: &[ScopBuffers]) -> Value {
                 "lines": [s.lines.0, s.lines.1],
                 "params": s.params,
                 "groups": groups,
+                "kept_original": s.kept_original,
             })
         })
         .collect();
