@@ -16,21 +16,20 @@ use std::collections::BTreeSet;
 use super::extract::Analysis;
 use super::wraps::iterations_and_exit;
 use crate::analysis::params::assumed_box;
-use crate::diag::{Diagnostic, Diagnostics};
 use crate::math::isl::{Ctx, DimType, IslError, Set};
 use crate::math::Domain;
 use crate::model::affine::{Affine, AffineCond, CmpOp};
 use crate::model::{IteratorExit, Scop};
 
 /// The exit values of the iterators that code outside the region can read (`live`); the others
-/// are listed without a value. An error, at the last loop on the iterator, where isl cannot
-/// compute a value (no transformed code could then leave the iterator as C does).
+/// are listed without a value. Where isl cannot compute a value, no transformed code could
+/// leave the iterator as C does: the SCoP is marked untransformable and keeps its original code.
 pub(crate) fn exits<'c>(
     ctx: &'c Ctx,
     scop: &mut Scop<'c>,
     a: &Analysis,
     live: &BTreeSet<String>,
-) -> Result<Vec<IteratorExit<'c>>, Diagnostics> {
+) -> Vec<IteratorExit<'c>> {
     let mut names: Vec<(String, crate::model::ctype::IntType)> = Vec::new();
     for (k, l) in a.loops.iter().enumerate() {
         // An iterator declared in its loop's header does not exist after it.
@@ -51,33 +50,24 @@ pub(crate) fn exits<'c>(
     let mut out = Vec::new();
     for (name, ty) in names {
         let value = match live.contains(&name) {
-            true => Some(
-                last_value(ctx, scop, a, &name, depth)
-                    .map_err(|e| unknown_exit(scop, a, &name, &e))?,
-            ),
+            true => match last_value(ctx, scop, a, &name, depth) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    scop.untransformable
+                        .get_or_insert_with(|| unknown_exit(&name, &e));
+                    None
+                }
+            },
             false => None,
         };
         out.push(IteratorExit { name, ty, value });
     }
-    Ok(out)
+    out
 }
 
-/// The error for an iterator whose exit value isl could not compute.
-fn unknown_exit(scop: &Scop, a: &Analysis, name: &str, e: &IslError) -> Diagnostics {
-    let last = (0..a.loops.len())
-        .rev()
-        .find(|&k| a.loops[k].iterator == name)
-        .expect("an iterator of the SCoP has a loop");
-    let l = &scop.flow.loops[last];
-    Diagnostic::new(
-        l.loc.clone(),
-        format!("polyc cannot compute the value `{name}` has after this SCoP, which later code reads ({e})"),
-    )
-    .with_snippet(l.header.clone())
-    .with_note(format!(
-        "declare `{name}` in the loop header (`for (long {name} = ...`) where nothing after the SCoP reads it, or assign it after the SCoP"
-    ))
-    .into()
+/// Why a SCoP keeps its original code when isl cannot compute an iterator's exit value.
+fn unknown_exit(name: &str, e: &IslError) -> String {
+    format!("polyc cannot compute the value `{name}` has after it, which later code reads ({e})")
 }
 
 /// `{ [v] }` over the parameters: the value of the last exit of a loop over `name`.

@@ -166,7 +166,7 @@ pub fn build<'c>(
     let resolved = super::wraps::resolve(ctx, &mut scop, &analysis, &|n| input.taken.contains(n))?;
     resolved.apply(&mut analysis);
     scop.assumptions = resolved.assumptions;
-    scop.exits = super::exits::exits(ctx, &mut scop, &analysis, &input.live)?;
+    scop.exits = super::exits::exits(ctx, &mut scop, &analysis, &input.live);
     let Analysis {
         loops,
         conditions,
@@ -186,7 +186,10 @@ pub fn build<'c>(
                 scop.dependences = deps.complete;
                 scop.direct_dependences = Some(deps.direct);
             }
-            Err(e) => scop.untransformable = Some(e.to_string()),
+            // A reason found before (an iterator's exit value) stays.
+            Err(e) => {
+                scop.untransformable.get_or_insert(e.to_string());
+            }
         }
     }
     Ok(scop)

@@ -57,7 +57,8 @@ pub struct Scop<'c> {
     pub derived: Vec<Derived>,
     /// Why polyc must leave this SCoP as the user wrote it, if it must: an analysis ran over its
     /// budget ([`crate::analysis::deps::try_compute`]), so its dependences are unknown and
-    /// [`Scop::dependences`] is empty. Schedulers and code generators check this first.
+    /// [`Scop::dependences`] is empty; or isl could not compute the value an iterator that later
+    /// code reads has after the SCoP. Schedulers and code generators check this first.
     pub untransformable: Option<String>,
 }
 
