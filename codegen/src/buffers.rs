@@ -53,9 +53,9 @@ pub fn report(
                 distribute_inner: true,
                 ..opts.pluto
             };
-            let schedule = match pluto::schedule(ctx, scop, &pluto_opts) {
-                Ok(s) => s,
-                Err(pluto::PlutoError::Untransformable(why)) => {
+            let schedule = match pluto::schedule_or_original(ctx, scop, &pluto_opts) {
+                Ok((s, _)) => s,
+                Err(why) => {
                     return Ok(ScopBuffers {
                         scop: scop.id,
                         lines: (scop.region.start.line, scop.region.end.line),
@@ -64,8 +64,6 @@ pub fn report(
                         kept_original: Some(why),
                     })
                 }
-                // As the driver does: the original loop order.
-                Err(_) => pluto::original_schedule(ctx, scop),
             };
             let job = ScopJob {
                 ctx,

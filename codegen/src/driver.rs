@@ -125,13 +125,9 @@ pub fn compile(
             distribute_inner: gpu.is_some(),
             ..opts.pluto
         };
-        let schedule = match pluto::schedule(ctx, scop, &pluto_opts) {
-            Ok(s) => s,
-            Err(pluto::PlutoError::Untransformable(why)) => {
-                warnings.push(kept_original(scop, &why, OVER_BUDGET));
-                continue;
-            }
-            Err(e) => {
+        let schedule = match pluto::schedule_or_original(ctx, scop, &pluto_opts) {
+            Ok((s, None)) => s,
+            Ok((s, Some(e))) => {
                 warnings.push(
                     Diagnostic::new(
                         scop.region.start.clone(),
@@ -139,7 +135,11 @@ pub fn compile(
                     )
                     .with_note("the generated code is correct but not transformed"),
                 );
-                pluto::original_schedule(ctx, scop)
+                s
+            }
+            Err(why) => {
+                warnings.push(kept_original(scop, &why, OVER_BUDGET));
+                continue;
             }
         };
         // A SCoP whose dependences are unknown (the scheduler refuses it, above), or whose

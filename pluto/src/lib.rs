@@ -159,6 +159,21 @@ pub fn analyze<'c>(
     })
 }
 
+/// The schedule code is generated from, as the compiler decides it: Pluto's, or the original
+/// order where the scheduler fails (with its failure, which callers report); `Err(why)` where the
+/// SCoP must keep its original code (its dependences are unknown, [`PlutoError::Untransformable`]).
+pub fn schedule_or_original<'c>(
+    ctx: &'c Ctx,
+    scop: &Scop<'c>,
+    opts: &PlutoOptions,
+) -> Result<(Schedule, Option<PlutoError>), String> {
+    match schedule(ctx, scop, opts) {
+        Ok(s) => Ok((s, None)),
+        Err(PlutoError::Untransformable(why)) => Err(why),
+        Err(e) => Ok((original_schedule(ctx, scop), Some(e))),
+    }
+}
+
 /// The original execution order as a [`Schedule`] (each loop a band of depth one), with its
 /// parallel loops marked: what polyc falls back to when scheduling fails.
 pub fn original_schedule<'c>(ctx: &'c Ctx, scop: &Scop<'c>) -> Schedule {
