@@ -2,7 +2,8 @@
 //! tile when the tiles' innermost loops suit the vectoriser better than the original's
 //! (`codegen/src/inner_loops.rs`, `polyc_tiles_pay`). These tests pin which suite kernels the
 //! comparison picks, so that a change to the measure or to the tiles' loop order that flips a
-//! kernel shows here, and run a program that takes the one-tile path against the original.
+//! kernel shows here, and run a program that takes the one-tile path against the original; and
+//! that a recurrence's points weigh more when threads are weighed (`recurrence_latency`).
 //! `tests/tiled_c.rs` runs every kernel with tiles of 10^9, the one-tile path's size.
 
 mod common;
@@ -92,4 +93,32 @@ fn a_small_2mm_runs_as_one_tile_and_computes_what_the_original_computes() {
     )
     .unwrap();
     assert!(profile.contains("untiled=1 whole_tile=0"), "{profile}");
+}
+
+/// The profile line of `kernel` built at `dataset`, run on two threads.
+fn profile_line(kernel: &str, dataset: &str) -> String {
+    let work = scratch_dir(&format!("cost-model-{kernel}"));
+    let k = polybench::kernel(kernel).expect("a bundled kernel");
+    let mut build = Build::new(dataset, true);
+    build.dump_arrays = false;
+    let src = work.join(format!("{kernel}.c"));
+    common::polyc_kernel(&k, &build, &["--target", "c"], &src).unwrap();
+    let exe = work.join(kernel);
+    harness::compile(&k, &src, &build, &exe).unwrap();
+    let out = harness::run(&exe, &[("POLYC_PROFILE", "1"), ("OMP_NUM_THREADS", "2")]).unwrap();
+    out.lines()
+        .find(|l| l.starts_with("polyc: scop=0"))
+        .expect("a profile line")
+        .to_string()
+}
+
+/// seidel-2d and jacobi-2d at MEDIUM hold alike numbers of points (16 and 12 million, below
+/// the threads' threshold), but each point of seidel-2d waits for the one before
+/// (`ptile::locality::recurrence_latency`): it runs 30 times longer, and tiled on two threads.
+#[test]
+fn a_recurrence_weighs_its_points_when_threads_are_weighed() {
+    let seidel = profile_line("seidel-2d", "MEDIUM");
+    assert!(seidel.contains("untiled=0 whole_tile=0"), "{seidel}");
+    let jacobi = profile_line("jacobi-2d", "MEDIUM");
+    assert!(jacobi.contains("untiled=1"), "{jacobi}");
 }

@@ -115,7 +115,7 @@ pub const WHOLE_TILE: i64 = avelas_contract::config::MAX_TILE_SIZE;
 pub const STEP_POINTS: i64 = 4096;
 
 /// The C of the decision [`COLD_POINTS`] describes: `polyc_tiles_pay(points, bytes, strided,
-/// reorder, tuned)`.
+/// reorder, latency, tuned)`.
 fn cost_model() -> String {
     format!(
         r#"#ifdef _OPENMP
@@ -244,10 +244,15 @@ static inline __attribute__((unused)) int polyc_usable_threads(void) {{
    estimates. `strided`: the original order's innermost loops step across array rows;
    `reorder`: the tiles' innermost loops suit the vectoriser better than the original's
    (codegen/src/inner_loops.rs), so where tiles do not pay the whole band as one tile still
-   does. Not inlined: it runs once per SCoP execution, and inlined into the kernel's function
-   it changed how gcc laid out the kernel's own loops (gemm MEDIUM, run untiled: 5.5 ms
-   against the original's 4.0 ms, 4.0 ms with it apart). */
-static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int tuned) {{
+   does. `latency`: what a point of the original order costs against one that vectorises
+   (ptile::locality::recurrence_latency, 1 but for recurrences along the innermost loop); the
+   thread thresholds weigh the points by it, since a thread start that costs more than a MEDIUM
+   jacobi-2d (12 million points, 4 ms) is little beside a MEDIUM seidel-2d (16 million points
+   each waiting for the one before, 137 ms; tiled on two threads, 110 ms). Not inlined: it
+   runs once per SCoP execution, and inlined into the kernel's function it changed how gcc
+   laid out the kernel's own loops (gemm MEDIUM, run untiled: 5.5 ms against the original's
+   4.0 ms, 4.0 ms with it apart). */
+static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int latency, int tuned) {{
   const long min = polyc_min_points();
   if (min >= 0) {{
     polyc_threads = polyc_omp_threads();
@@ -266,7 +271,8 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
   /* Below the thresholds nothing more is asked: counting the busy cores reads /proc/loadavg,
      and may wait 0.2 ms twice, as much as a small kernel takes (syr2k MEDIUM, untiled, lost
      0.6 ms to it). */
-  if (points < {WARM_POINTS}.0) {{
+  const double work = points * latency;
+  if (work < {WARM_POINTS}.0) {{
     polyc_threads = 1;
     return untiled;
   }}
@@ -275,7 +281,7 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
     polyc_threads = 1;
     return bytes > polyc_cache_bytes() ? 1 : untiled;
   }}
-  if (points < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)) {{
+  if (work < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)) {{
     /* Too little work to start threads for, but an original order that steps across the rows
        of arrays larger than the cache: tiles on this thread pay for their locality (mvt LARGE,
        8 million points: 5x faster). */
@@ -287,6 +293,29 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
   polyc_threads = polyc_usable_threads();
   polyc_threads_started = 1;
   return 1;
+}}
+/* Whether nothing but the cost model decides how SCoPs run: no tuning file entry, no
+   `polyc tune` trial, no POLYC_MIN_POINTS, no profile or trace line to print. Read once. */
+static inline __attribute__((unused)) int polyc_plain(void) {{
+  static int v = -1;
+  if (v < 0) {{
+    if (polyc_tu_n < 0) polyc_tu_read();
+    if (polyc_tr_n < 0) polyc_tr_load();
+    v = !polyc_tu_n && !polyc_tr_n && !polyc_profile() && !polyc_trace() && polyc_min_points() < 0;
+  }}
+  return v;
+}}
+static __attribute__((constructor, unused)) void polyc_plain_load(void) {{
+  (void)polyc_plain();
+}}
+/* Whether `polyc_tiles_pay` would answer 0 (the original's lines) without asking anything
+   more: the test a SCoP makes before any of its own set-up. After PolyBench's flush of the
+   caches every line of code runs from memory, and the set-up before the decision (the trials,
+   the tuning entry, the tile sizes, the decision's own function) cost jacobi-1d MEDIUM, a 16 us
+   kernel, 2 to 3 us (median of 41 runs: 19-20 us against the original's 17; with the lines
+   called first, 17). */
+static inline __attribute__((unused)) int polyc_surely_untiled(double points, int reorder, int latency) {{
+  return polyc_plain() && points * latency < {WARM_POINTS}.0 && !(reorder && points >= {WHOLE_POINTS}.0);
 }}
 "#
     )

@@ -56,6 +56,11 @@ pub trait HostDialect {
     fn trials(&self) -> Option<(String, String)> {
         None
     }
+    /// Code before and after all the rest, trials included: the C target's test that runs the
+    /// original's lines before any set-up where nothing else could run.
+    fn first(&self) -> Option<(String, String)> {
+        None
+    }
 }
 
 /// Stands for the SCoP's fingerprint in its tuning key until the block is printed.
@@ -94,6 +99,9 @@ pub fn print(d: &impl HostDialect, ir: &ScopIr, program: &str) -> String {
     };
     out.push_str(&epilogue(ir, &from, &d.profile(), &config));
     if let Some((head, tail)) = d.trials() {
+        out = format!("{head}{}{tail}", indent(&out, 2));
+    }
+    if let Some((head, tail)) = d.first() {
         out = format!("{head}{}{tail}", indent(&out, 2));
     }
     // The fingerprint covers the block as printed: another schedule, tiling or target, or

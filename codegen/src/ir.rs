@@ -347,6 +347,10 @@ pub struct OriginalOrder {
     /// Whether the tiles' innermost loops suit the vectoriser better than the original's
     /// ([`crate::inner_loops`]): then a problem too small for tiles runs as one tile.
     pub reorder_pays: bool,
+    /// The latency of one of its points against a point that vectorises
+    /// ([`ptile::locality::recurrence_latency`]): the factor that turns its points into work
+    /// when deciding whether threads pay.
+    pub latency: u32,
 }
 
 /// A box of band points: per dimension `k`, its range given the ranges of the dimensions

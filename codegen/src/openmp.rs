@@ -77,13 +77,13 @@ impl HostDialect for OpenMp<'_> {
         let mut out = String::new();
         match &self.ir.original {
             Some(original) => {
-                out.push_str(&indent(&work_estimate(&original.work), 2));
-                out.push_str(&indent(&data_bytes(&self.ir.data), 2));
+                // `polyc_points` and `polyc_bytes` come first (`first`).
                 let _ = writeln!(
                     out,
-                    "  const int polyc_plan = polyc_tiles_pay(polyc_points, polyc_bytes, {}, {}, polyc_tuned);",
+                    "  const int polyc_plan = polyc_tiles_pay(polyc_points, polyc_bytes, {}, {}, {}, polyc_tuned);",
                     i32::from(original.strided),
-                    i32::from(original.reorder_pays)
+                    i32::from(original.reorder_pays),
+                    original.latency
                 );
                 let _ = writeln!(out, "  const int polyc_untiled = polyc_plan == 0;");
                 let _ = writeln!(out, "  const int polyc_whole_tile = polyc_plan == 2;");
@@ -104,6 +104,23 @@ impl HostDialect for OpenMp<'_> {
             }
         }
         out
+    }
+
+    /// The work estimate, and where no tiles could pay and no variable or tuning file says
+    /// otherwise, the original's lines before any set-up (`polyc_surely_untiled`).
+    fn first(&self) -> Option<(String, String)> {
+        let original = self.ir.original.as_ref()?;
+        let mut head = indent(&work_estimate(&original.work), 2);
+        head.push_str(&indent(&data_bytes(&self.ir.data), 2));
+        let _ = writeln!(
+            head,
+            "  if (polyc_surely_untiled(polyc_points, {}, {})) {{",
+            i32::from(original.reorder_pays),
+            original.latency
+        );
+        head.push_str(self.untiled);
+        let _ = writeln!(head, "  }} else {{");
+        Some((head, "  }\n".into()))
     }
 
     fn profile(&self) -> Vec<(&'static str, String)> {

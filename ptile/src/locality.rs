@@ -6,6 +6,7 @@
 //! ran 7.4 ms against 14 ms tiled.
 
 use rosepolly::model::affine::Affine;
+use rosepolly::model::expr::{AssignOp, BinaryOp, Expr};
 use rosepolly::model::{AccessKind, Scop, Storage};
 
 /// Whether some statement of the deepest nests, where the work is, moves with its innermost
@@ -114,4 +115,96 @@ pub fn classify(
         class = class.max(this);
     }
     class
+}
+
+/// The latency of a point of the original order, relative to a point whose innermost loop
+/// vectorises: 1, unless some statement of the deepest nests reads at every step what it wrote
+/// a few steps before along its innermost loop (seidel-2d's `A[i][j]` from `A[i][j-1]`, adi's
+/// `p[i][j]` from `p[i][j-1]`). Such a recurrence neither vectorises nor overlaps its steps:
+/// each waits for the whole arithmetic of the one before, so a point costs about as many cycles
+/// as its statement has operations (divisions four times as many). The largest such count.
+/// Measured on the 2-core VM at MEDIUM: seidel-2d 8.7 ns and adi about 3 ns a point in the
+/// original order, jacobi-2d 0.34 ns. Reductions (`s += ...` under the loop) do not count:
+/// their chain is one addition long.
+pub fn recurrence_latency(scop: &Scop) -> u32 {
+    deepest(scop)
+        .filter(|&s| recurs(scop, s))
+        .map(|s| operations(&scop.statements[s].body).max(2))
+        .max()
+        .unwrap_or(1)
+}
+
+/// Whether statement `s` reads an element it wrote one to four steps of its innermost loop
+/// before (in the loop's direction).
+fn recurs(scop: &Scop, s: usize) -> bool {
+    let st = &scop.statements[s];
+    let (Some(inner), Some(&l)) = (st.iterators.last(), st.loops.last()) else {
+        return false;
+    };
+    let stride = scop.loops[l].stride.signum();
+    let accesses = |kind: AccessKind| {
+        st.accesses
+            .iter()
+            .filter(move |a| a.kind == kind && !expanded(scop, &a.datum))
+    };
+    accesses(AccessKind::Write).any(|w| {
+        let Some(step): Option<Vec<i64>> = w
+            .subscripts
+            .iter()
+            .map(|e| e.split_var(inner).map(|(c, _)| c * stride))
+            .collect()
+        else {
+            return false;
+        };
+        step.iter().any(|&c| c != 0)
+            && accesses(AccessKind::Read)
+                .filter(|r| r.datum == w.datum && r.subscripts.len() == step.len())
+                .any(|r| {
+                    let gap: Option<Vec<i64>> = r
+                        .subscripts
+                        .iter()
+                        .zip(&w.subscripts)
+                        .map(|(r, w)| constant(&Affine::minus(r.clone(), w.clone())))
+                        .collect();
+                    gap.is_some_and(|gap| {
+                        (1..=4).any(|m| gap.iter().zip(&step).all(|(&g, &c)| g == -m * c))
+                    })
+                })
+    })
+}
+
+/// The value of `e` where it is a constant once its terms are collected (`(j - 1) - j`).
+fn constant(e: &Affine) -> Option<i64> {
+    e.linear()
+        .filter(|l| l.coeffs.is_empty())
+        .map(|l| l.constant)
+}
+
+/// The arithmetic operations of a statement's body outside its subscripts: one each, four for
+/// a division, a remainder or a call of the math library.
+fn operations(e: &Expr) -> u32 {
+    match e {
+        Expr::Binary { op, lhs, rhs } => {
+            let own = match op {
+                BinaryOp::Div | BinaryOp::Mod => 4,
+                _ => 1,
+            };
+            own + operations(lhs) + operations(rhs)
+        }
+        Expr::Assign { op, lhs, rhs } => {
+            let own = match op {
+                AssignOp::Assign => 0,
+                AssignOp::Div | AssignOp::Mod => 4,
+                _ => 1,
+            };
+            own + operations(lhs) + operations(rhs)
+        }
+        Expr::Unary { operand, .. } => 1 + operations(operand),
+        Expr::Cast { expr, .. } => operations(expr),
+        Expr::Call { args, .. } => 4 + args.iter().map(operations).sum::<u32>(),
+        Expr::Ternary { cond, then, other } => {
+            1 + operations(cond) + operations(then).max(operations(other))
+        }
+        Expr::Int { .. } | Expr::Float(_) | Expr::Char(_) | Expr::Var(_) | Expr::Index { .. } => 0,
+    }
 }

@@ -29,3 +29,33 @@ fn column_walks_are_strided_and_row_walks_are_not() {
         assert!(!strided(name), "{name}");
     }
 }
+
+#[test]
+fn recurrences_along_the_innermost_loop_weigh_their_operations() {
+    let latency =
+        |name: &str| common::with_kernel(name, |_, scop| ptile::locality::recurrence_latency(scop));
+    // seidel-2d: `A[i][j]` from `A[i][j-1]`, eight additions and a division; adi: `p[i][j]`
+    // from `p[i][j-1]` (a division), and a loop counting down (`u[i][j]` from `u[i][j+1]`).
+    assert_eq!(latency("seidel-2d"), 12);
+    assert!(latency("adi") >= 6, "{}", latency("adi"));
+    // No recurrence: the stencils that read another array, reductions (one addition long),
+    // an update of the element itself (fdtd-2d's `ey[i][j]`), a row read at a varying gap
+    // (floyd-warshall's `path[i][k]` under `j`).
+    for name in [
+        "jacobi-1d",
+        "jacobi-2d",
+        "heat-3d",
+        "fdtd-2d",
+        "gemm",
+        "atax",
+        "gesummv",
+        "trisolv",
+        "durbin",
+        "nussinov",
+        "floyd-warshall",
+        "gramschmidt",
+        "cholesky",
+    ] {
+        assert_eq!(latency(name), 1, "{name}");
+    }
+}

@@ -101,6 +101,7 @@ impl Lowering<'_, '_> {
             strided: ptile::locality::strides_across_rows(self.scop),
             reorder_pays: inner_loops::tiled_cost(self.scop, &tiles)
                 < inner_loops::original_cost(self.scop),
+            latency: ptile::locality::recurrence_latency(self.scop),
         })
     }
 
