@@ -276,17 +276,18 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
     polyc_threads = 1;
     return untiled;
   }}
-  /* One thread by the user's choice: tiles buy locality alone. */
+  /* One thread by the user's choice: tiles buy locality alone (from as many points as before
+     the weighing: the latency is a reason for threads, not for locality). */
   if (polyc_omp_threads() <= 1) {{
     polyc_threads = 1;
-    return bytes > polyc_cache_bytes() ? 1 : untiled;
+    return points >= {WARM_POINTS}.0 && bytes > polyc_cache_bytes() ? 1 : untiled;
   }}
   if (work < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)) {{
     /* Too little work to start threads for, but an original order that steps across the rows
        of arrays larger than the cache: tiles on this thread pay for their locality (mvt LARGE,
        8 million points: 5x faster). */
     polyc_threads = 1;
-    return strided && bytes > polyc_cache_bytes() ? 1 : untiled;
+    return strided && points >= {WARM_POINTS}.0 && bytes > polyc_cache_bytes() ? 1 : untiled;
   }}
   /* One thread because other processes are busy (a snapshot, which can be wrong): the tiled
      schedule still runs, only without threads to wait for. */

@@ -135,13 +135,16 @@ pub fn recurrence_latency(scop: &Scop) -> u32 {
 }
 
 /// Whether statement `s` reads an element it wrote one to four steps of its innermost loop
-/// before (in the loop's direction).
+/// before (in the loop's direction and by its stride: under `j += 2`, `A[j - 2]` but not
+/// `A[j - 1]`).
 fn recurs(scop: &Scop, s: usize) -> bool {
     let st = &scop.statements[s];
     let (Some(inner), Some(&l)) = (st.iterators.last(), st.loops.last()) else {
         return false;
     };
-    let stride = scop.loops[l].stride.signum();
+    // The change of each subscript from one step of the loop to the next (`j += 2` moves `A[j]`
+    // by two elements; `j--` by minus one).
+    let stride = scop.loops[l].stride;
     let accesses = |kind: AccessKind| {
         st.accesses
             .iter()
@@ -151,7 +154,7 @@ fn recurs(scop: &Scop, s: usize) -> bool {
         let Some(step): Option<Vec<i64>> = w
             .subscripts
             .iter()
-            .map(|e| e.split_var(inner).map(|(c, _)| c * stride))
+            .map(|e| e.split_var(inner).and_then(|(c, _)| c.checked_mul(stride)))
             .collect()
         else {
             return false;
@@ -167,7 +170,11 @@ fn recurs(scop: &Scop, s: usize) -> bool {
                         .map(|(r, w)| constant(&Affine::minus(r.clone(), w.clone())))
                         .collect();
                     gap.is_some_and(|gap| {
-                        (1..=4).any(|m| gap.iter().zip(&step).all(|(&g, &c)| g == -m * c))
+                        (1..=4).any(|m| {
+                            gap.iter()
+                                .zip(&step)
+                                .all(|(&g, &c)| c.checked_mul(-m) == Some(g))
+                        })
                     })
                 })
     })

@@ -59,3 +59,18 @@ fn recurrences_along_the_innermost_loop_weigh_their_operations() {
         assert_eq!(latency(name), 1, "{name}");
     }
 }
+
+#[test]
+fn a_recurrence_follows_the_loop_s_stride() {
+    let latency = |update: &str| {
+        let text = format!(
+            "void f(int n, double A[100]) {{\n  int j;\n#pragma scop\n  for (j = 2; j < n; j += 2)\n    {update};\n#pragma endscop\n}}\n"
+        );
+        common::with_source(&text, |_, scop| ptile::locality::recurrence_latency(scop))
+    };
+    // Two steps of `j += 2` back: what the step before wrote. One element back: never written.
+    assert_eq!(latency("A[j] = A[j - 2] * 0.5 + 1.0"), 2);
+    assert_eq!(latency("A[j] = A[j - 1] * 0.5 + 1.0"), 1);
+    // Forward in a loop that counts up: read before it is written.
+    assert_eq!(latency("A[j] = A[j + 2] * 0.5 + 1.0"), 1);
+}
