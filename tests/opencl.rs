@@ -140,6 +140,8 @@ fn runtime_errors_are_messages_with_exit_status_1() {
 ///   without barriers.
 /// - `pocl-loop-barriers.c` (seed 47800), 26 barriers of which 7 and 6 in two loops, took 56 s;
 ///   past `device::SERIAL_LOOP_BARRIERS` in one loop its kernel runs serial too.
+/// - `pocl-many-barrier-loops.c` (seed 62160), 24 barriers in twelve loops of at most 4, took
+///   104-130 s; past `device::SERIAL_BARRIER_LOOPS` its kernel runs serial too.
 #[test]
 fn kernels_with_many_barriers_build_in_seconds_on_pocl() {
     if !opencl_present() {
@@ -151,6 +153,7 @@ fn kernels_with_many_barriers_build_in_seconds_on_pocl() {
         ("separation-growth", false),
         ("pocl-barrier-regions", true),
         ("pocl-loop-barriers", true),
+        ("pocl-many-barrier-loops", true),
     ] {
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join(format!("tests/inputs/hostile/{input}.c"));

@@ -102,6 +102,10 @@ pub const SERIAL_BARRIERS: usize = 48;
 /// runs on one work-item too ([`serial`]). The suite's kernels have at most 4 (fdtd-2d, cholesky).
 pub const SERIAL_LOOP_BARRIERS: usize = 4;
 
+/// Loops holding barriers of their own past which each tile runs on one work-item too
+/// ([`serial`]). The suite's kernels have at most 8.
+pub const SERIAL_BARRIER_LOOPS: usize = 8;
+
 /// Whether group `g`'s OpenCL kernels run each tile on a work-group of one work-item, printed
 /// without barriers. PoCL's work-group compiler takes exponential time on some kernels with
 /// many barrier regions (BarrierTailReplication, pocl issue #205): differential seed 6400,
@@ -113,6 +117,10 @@ pub const SERIAL_LOOP_BARRIERS: usize = 4;
 /// in eleven loops of which two hold 7 and 6, took 56 s to build on its first run (its first
 /// three loops, with 1, 4 and 7, took 4 s; the first six 25 s), where fdtd-2d's kernel, 26
 /// barriers in eight loops of at most 4, builds in about a second.
+///
+/// And so do many loops with few barriers each: differential seed 62160, 24 barriers in twelve
+/// loops of at most 4, took 130 s to build for one work-group size (PoCL builds again for each):
+/// its first 4, 6, 8, 10 loops 0.6, 1.4, 2.7 and 17 s.
 pub fn serial(g: &GroupIr, dialect: Dialect) -> bool {
     let is_barrier = |n: &KNode| *n == KNode::Barrier;
     let codes: Vec<&KNode> = match &g.code {
@@ -121,20 +129,35 @@ pub fn serial(g: &GroupIr, dialect: Dialect) -> bool {
     };
     let barriers: usize = codes.iter().map(|c| c.count(&is_barrier)).sum();
     let in_one_loop = codes.iter().map(|c| loop_barriers(c)).max().unwrap_or(0);
-    dialect == Dialect::OpenCl && (barriers > SERIAL_BARRIERS || in_one_loop > SERIAL_LOOP_BARRIERS)
+    let loops: usize = codes.iter().map(|c| barrier_loops(c)).sum();
+    dialect == Dialect::OpenCl
+        && (barriers > SERIAL_BARRIERS
+            || in_one_loop > SERIAL_LOOP_BARRIERS
+            || loops > SERIAL_BARRIER_LOOPS)
+}
+
+/// The barriers of `n` outside the loops inside it.
+fn own_barriers(n: &KNode) -> usize {
+    match n {
+        KNode::Barrier => 1,
+        KNode::For(_) => 0,
+        other => other.children().into_iter().map(own_barriers).sum(),
+    }
+}
+
+/// The loops inside `n` (itself included) that hold barriers of their own.
+fn barrier_loops(n: &KNode) -> usize {
+    let here = match n {
+        KNode::For(l) => usize::from(own_barriers(&l.body) > 0),
+        _ => 0,
+    };
+    here + n.children().into_iter().map(barrier_loops).sum::<usize>()
 }
 
 /// The most barriers one loop inside `n` holds outside the loops inside it.
 fn loop_barriers(n: &KNode) -> usize {
-    fn own(n: &KNode) -> usize {
-        match n {
-            KNode::Barrier => 1,
-            KNode::For(_) => 0,
-            other => other.children().into_iter().map(own).sum(),
-        }
-    }
     let here = match n {
-        KNode::For(l) => own(&l.body),
+        KNode::For(l) => own_barriers(&l.body),
         _ => 0,
     };
     n.children()
@@ -700,6 +723,35 @@ mod tests {
     fn only_opencl_kernels_past_the_limit_run_serially() {
         let at = group_with_barriers(SERIAL_BARRIERS);
         let past = group_with_barriers(SERIAL_BARRIERS + 1);
+        assert!(!serial(&at, Dialect::OpenCl));
+        assert!(serial(&past, Dialect::OpenCl));
+        assert!(!serial(&past, Dialect::Cuda));
+    }
+
+    /// `loops` loops one after the other, each holding one barrier of its own.
+    fn group_with_barrier_loops(loops: usize) -> GroupIr {
+        let one = |k: usize| {
+            KNode::For(crate::ir::KLoop {
+                var: format!("c{k}"),
+                init: Expr::int(0),
+                cond: Expr::var("c"),
+                step: 1,
+                body: Box::new(KNode::Barrier),
+                parallel: false,
+            })
+        };
+        GroupIr {
+            index: 0,
+            names: vec!["S0".into()],
+            outer: Vec::new(),
+            code: GroupCode::Untiled(KNode::Block((0..loops).map(one).collect())),
+        }
+    }
+
+    #[test]
+    fn kernels_with_many_barrier_loops_run_serially_on_opencl() {
+        let at = group_with_barrier_loops(SERIAL_BARRIER_LOOPS);
+        let past = group_with_barrier_loops(SERIAL_BARRIER_LOOPS + 1);
         assert!(!serial(&at, Dialect::OpenCl));
         assert!(serial(&past, Dialect::OpenCl));
         assert!(!serial(&past, Dialect::Cuda));
