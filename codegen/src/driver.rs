@@ -179,14 +179,18 @@ pub fn compile(
                 kernels.push_str(&device);
                 host
             }
-            Ok(ScopCode::HostFallback(code)) => {
-                warnings.push(
-                    Diagnostic::new(
-                        scop.region.start.clone(),
-                        "this SCoP has no parallelism a GPU could use under its schedule; it runs on the host, as the C+OpenMP target's tiled code",
-                    )
-                    .with_note("every loop carries a dependence (scalars reused across iterations are a common cause)"),
-                );
+            Ok(ScopCode::HostFallback(code, why)) => {
+                let (message, note) = match why {
+                    HostWhy::NoParallelism => (
+                        "this SCoP has no parallelism a GPU could use under its schedule; it runs on the host, as the C+OpenMP target's tiled code".to_string(),
+                        "every loop carries a dependence (scalars reused across iterations are a common cause)",
+                    ),
+                    HostWhy::KernelSize(bytes) => (
+                        format!("this SCoP's OpenCL kernels would take {} KB of source, over polyc's limit of {} KB; it runs on the host, as the C+OpenMP target's tiled code", bytes >> 10, MAX_OPENCL_KERNELS >> 10),
+                        "OpenCL compiles kernels when the program runs: PoCL took minutes on 3 MB of them",
+                    ),
+                };
+                warnings.push(Diagnostic::new(scop.region.start.clone(), message).with_note(note));
                 host_fallback = true;
                 code
             }
@@ -267,8 +271,22 @@ enum ScopCode {
     /// Host code launching kernels, and the kernels (or their source) for the top of the file.
     Gpu { host: String, device: String },
     /// On a GPU target, tiled host code: the schedule leaves the GPU nothing parallel.
-    HostFallback(String),
+    HostFallback(String, HostWhy),
 }
+
+/// Why a GPU target runs a SCoP on the host.
+enum HostWhy {
+    /// The schedule leaves the GPU nothing parallel.
+    NoParallelism,
+    /// The SCoP's OpenCL kernels would take this many bytes of source ([`MAX_OPENCL_KERNELS`]).
+    KernelSize(usize),
+}
+
+/// The most OpenCL kernel source one SCoP may have; past it the SCoP runs on the host. OpenCL
+/// compiles kernels when the program runs: the 3.2 MB of serial kernels of
+/// `tests/inputs/semantics/ast-error-without-message.c` kept PoCL busy for minutes on their
+/// first run, where the suite's largest, deriche's 0.9 MB, build in seconds.
+pub const MAX_OPENCL_KERNELS: usize = 2 << 20;
 
 /// The largest code one SCoP may generate. The suite's largest generated file is deriche's
 /// OpenCL program, 640 KiB for all its SCoPs; past this a SCoP's schedule and tiles have made
@@ -286,14 +304,24 @@ fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &str) -> Result<ScopCo
         // values are all the SCoP computes.
         _ if job.scop.statements.is_empty() => ScopCode::Host(job.c().map_err(why)?),
         Some(dialect) => match job.gpu(dialect).map_err(why)? {
+            Some((_, device))
+                if dialect == Dialect::OpenCl && device.len() > MAX_OPENCL_KERNELS =>
+            {
+                ScopCode::HostFallback(
+                    job.tiled_c(untiled).map_err(why)?,
+                    HostWhy::KernelSize(device.len()),
+                )
+            }
             Some((host, device)) => ScopCode::Gpu { host, device },
-            None => ScopCode::HostFallback(job.tiled_c(untiled).map_err(why)?),
+            None => {
+                ScopCode::HostFallback(job.tiled_c(untiled).map_err(why)?, HostWhy::NoParallelism)
+            }
         },
         None if job.opts.tile => ScopCode::Host(job.tiled_c(untiled).map_err(why)?),
         None => ScopCode::Host(job.c().map_err(why)?),
     };
     let size = match &code {
-        ScopCode::Host(c) | ScopCode::HostFallback(c) => c.len(),
+        ScopCode::Host(c) | ScopCode::HostFallback(c, _) => c.len(),
         ScopCode::Gpu { host, device } => host.len() + device.len(),
     };
     if size > MAX_SCOP_CODE {
