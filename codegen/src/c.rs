@@ -237,6 +237,18 @@ static inline __attribute__((unused)) int polyc_usable_threads(void) {{
   if (free < threads) threads = free < 1 ? 1 : (int)free;
   return threads;
 }}
+/* Where tiles do not pay: 0, the original's lines, or 2, the whole band as one tile on this
+   thread when its order is better and the work hides the tile walk's set-up (atax MEDIUM,
+   0.15 ms, ran 0.04 ms slower as one tile). */
+static inline __attribute__((unused)) int polyc_untiled_plan(double points, int reorder) {{
+  return reorder && points >= {WHOLE_POINTS}.0 ? 2 : 0;
+}}
+/* Whether the work is below every threshold, where nothing more is asked: counting the busy
+   cores reads /proc/loadavg, and may wait 0.2 ms twice, as much as a small kernel takes
+   (syr2k MEDIUM, untiled, lost 0.6 ms to it). */
+static inline __attribute__((unused)) int polyc_small(double points, int latency) {{
+  return points * latency < {WARM_POINTS}.0;
+}}
 /* How a SCoP of `points` statement instances over `bytes` of arrays runs, and on how many
    threads (`polyc_threads`): 0, the original's own lines; 1, tiled; 2, as one tile spanning the
    whole band on one thread (`POLYC_WHOLE_TILE`), Pluto's order without tiles. As
@@ -264,15 +276,9 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
     polyc_threads_started = 1;
     return 1;
   }}
-  /* Where tiles do not pay: the original's lines, or the whole band as one tile on this thread
-     when its order is better and the work hides the tile walk's set-up (atax MEDIUM, 0.15 ms,
-     ran 0.04 ms slower as one tile). */
-  const int untiled = reorder && points >= {WHOLE_POINTS}.0 ? 2 : 0;
-  /* Below the thresholds nothing more is asked: counting the busy cores reads /proc/loadavg,
-     and may wait 0.2 ms twice, as much as a small kernel takes (syr2k MEDIUM, untiled, lost
-     0.6 ms to it). */
+  const int untiled = polyc_untiled_plan(points, reorder);
   const double work = points * latency;
-  if (work < {WARM_POINTS}.0) {{
+  if (polyc_small(points, latency)) {{
     polyc_threads = 1;
     return untiled;
   }}
@@ -316,7 +322,7 @@ static __attribute__((constructor, unused)) void polyc_plain_load(void) {{
    kernel, 2 to 3 us (median of 41 runs: 19-20 us against the original's 17; with the lines
    called first, 17). */
 static inline __attribute__((unused)) int polyc_surely_untiled(double points, int reorder, int latency) {{
-  return polyc_plain() && points * latency < {WARM_POINTS}.0 && !(reorder && points >= {WHOLE_POINTS}.0);
+  return polyc_plain() && polyc_small(points, latency) && polyc_untiled_plan(points, reorder) == 0;
 }}
 "#
     )
