@@ -215,26 +215,31 @@ impl Lowering<'_, '_> {
             .collect();
         dims.extend((start + group.depth..self.schedule.n_dims()).map(OutDim::Sched));
         let otl = self.device == Device::Gpu;
-        let lower_body = |node: Node| -> KNode {
+        let lower_body = |node: &Node| -> KNode {
             match &threads {
-                None => KNode::from_syntax(&node),
-                Some((layout, sync)) => self.map_threads(&node, &dims, layout, *sync),
+                None => KNode::from_syntax(node),
+                Some((layout, sync)) => self.map_threads(node, &dims, layout, *sync),
             }
         };
-        let body =
-            lower_body(self.recover(group, &dims, group.depth, &[], otl, &order.components)?);
+        let body_node = self.recover(group, &dims, group.depth, &[], otl, &order.components)?;
+        let body = lower_body(&body_node);
         let (full_test, full_body) = if group.full.is_empty() {
             (None, None)
         } else {
             let context: Vec<String> = group.full.iter().map(|f| self.facet_isl(f)).collect();
             let full = self.recover(group, &dims, group.depth, &context, otl, &order.components)?;
-            (Some(self.full_test(&group.full)), Some(lower_body(full)))
+            (Some(self.full_test(&group.full)), Some(lower_body(&full)))
         };
         let (host_dims, body, full_body, split) = match self.device {
             Device::Gpu => self.split_sums(group, host_dims, body, full_body),
             Device::Cpu => (host_dims, body, full_body, None),
         };
-        let probe_order = ptile::cpu_order(self.scop, self.schedule, self.space, &group.statements);
+        let probe_order = match self.device {
+            Device::Cpu => order.clone(),
+            Device::Gpu => {
+                ptile::cpu_order(self.scop, self.schedule, self.space, &group.statements)
+            }
+        };
         let probe_dims: Vec<OutDim> = probe_order
             .dims
             .iter()
@@ -244,14 +249,24 @@ impl Lowering<'_, '_> {
             })
             .chain((start + group.depth..self.schedule.n_dims()).map(OutDim::Sched))
             .collect();
-        let probe = KNode::from_syntax(&self.recover(
-            group,
-            &probe_dims,
-            host_dims,
-            &[],
-            false,
-            &probe_order.components,
-        )?);
+        // The C target's probe is its tile body (same order, box and loops): isl's AST is
+        // built once for both (a third of deriche's AST builds).
+        let same_as_body = !otl
+            && probe_dims == dims
+            && host_dims == group.depth
+            && probe_order.components == order.components;
+        let probe = if same_as_body {
+            KNode::from_syntax(&body_node)
+        } else {
+            KNode::from_syntax(&self.recover(
+                group,
+                &probe_dims,
+                host_dims,
+                &[],
+                false,
+                &probe_order.components,
+            )?)
+        };
         let buffers = match self.device {
             Device::Cpu => Vec::new(),
             Device::Gpu => {

@@ -18,6 +18,8 @@
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::fmt;
 use std::marker::PhantomData;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use isl_rs as raw;
 pub use isl_rs::DimType;
@@ -25,6 +27,8 @@ use libc_free::free_c_string;
 
 /// An isl context. Every isl object made in it borrows it.
 pub struct Ctx {
+    // Dropped first: its thread is joined before the context it writes to is freed.
+    watchdog: Watchdog,
     raw: raw::Context,
     _not_send: PhantomData<*mut ()>,
 }
@@ -43,6 +47,7 @@ impl Ctx {
         // into an `Err` that this layer inspects.
         let _ = raw::Options::set_on_error(&raw, 1);
         Ctx {
+            watchdog: Watchdog::default(),
             raw,
             _not_send: PhantomData,
         }
@@ -67,39 +72,24 @@ impl Ctx {
     pub fn bounded<T>(
         &self,
         ops: u64,
-        time: std::time::Duration,
+        time: Duration,
         f: impl FnOnce() -> Result<T, IslError>,
     ) -> Option<Result<T, IslError>> {
-        use std::sync::atomic::{AtomicBool, Ordering};
-        use std::sync::{mpsc, Arc};
         self.set_max_operations(ops);
-        let ptr = self.raw.ptr;
-        let late = Arc::new(AtomicBool::new(false));
-        let (done, wait) = mpsc::channel::<()>();
-        let watchdog = {
-            let late = late.clone();
-            std::thread::spawn(move || {
-                if wait.recv_timeout(time) == Err(mpsc::RecvTimeoutError::Timeout) {
-                    late.store(true, Ordering::SeqCst);
-                    // SAFETY: the context outlives this thread (joined below); this only stores
-                    // the field that the computing thread compares its operation count with.
-                    unsafe { isl_ctx_set_max_operations(ptr, 1) };
-                }
-            })
-        };
+        let outer = self.watchdog.arm(self.raw.ptr, time);
         let r = f();
-        let _ = done.send(());
-        let _ = watchdog.join();
+        let late = self.watchdog.disarm(outer);
         self.set_max_operations(0);
         match r {
             Err(e) => {
                 // isl-rs words some failures without isl's message ("Got isl_bool = -1"), so
                 // the context's own record says whether the quota stopped it.
+                let ptr = self.raw.ptr;
                 let quota = e.is_quota() || unsafe { isl_ctx_last_error(ptr) } == ISL_ERROR_QUOTA;
                 self.reset_error();
-                (!quota && !late.load(Ordering::SeqCst)).then_some(Err(e))
+                (!quota && !late).then_some(Err(e))
             }
-            _ if late.load(Ordering::SeqCst) => None,
+            _ if late => None,
             r => Some(r),
         }
     }
@@ -112,6 +102,95 @@ impl Ctx {
 
     pub(crate) fn raw(&self) -> &raw::Context {
         &self.raw
+    }
+}
+
+/// The thread that stops isl when a step of [`Ctx::bounded`] runs past its time: one per
+/// context, started by its first bounded step and joined when the context is dropped. (A thread
+/// per step cost deriche's compilation 1,138 thread starts, a tenth of its time.)
+#[derive(Default)]
+struct Watchdog {
+    alarm: Arc<(Mutex<Alarm>, Condvar)>,
+    thread: std::cell::OnceCell<std::thread::JoinHandle<()>>,
+}
+
+/// What the watchdog thread and the computing thread share, under one lock: the watchdog lowers
+/// isl's limit only while `deadline` is set, and the computing thread clears it before lifting
+/// the limit, so a late alarm never reaches the next step.
+#[derive(Default)]
+struct Alarm {
+    deadline: Option<Instant>,
+    /// The watchdog lowered the limit since the step was armed.
+    fired: bool,
+    closing: bool,
+}
+
+impl Watchdog {
+    /// Set the alarm `time` from now (no later than an enclosing step's); returns the enclosing
+    /// step's alarm, for [`Watchdog::disarm`].
+    fn arm(&self, ctx: usize, time: Duration) -> (Option<Instant>, bool) {
+        self.thread.get_or_init(|| {
+            let alarm = self.alarm.clone();
+            std::thread::spawn(move || watch(ctx, &alarm))
+        });
+        let (lock, wake) = &*self.alarm;
+        let mut a = lock.lock().unwrap_or_else(|e| e.into_inner());
+        let outer = (a.deadline, a.fired);
+        let due = Instant::now() + time;
+        a.deadline = Some(outer.0.map_or(due, |o| o.min(due)));
+        a.fired = false;
+        wake.notify_one();
+        outer
+    }
+
+    /// Clear this step's alarm (restoring the enclosing step's); whether it fired.
+    fn disarm(&self, outer: (Option<Instant>, bool)) -> bool {
+        let (lock, wake) = &*self.alarm;
+        let mut a = lock.lock().unwrap_or_else(|e| e.into_inner());
+        let fired = a.fired;
+        a.deadline = outer.0.filter(|_| !fired);
+        a.fired = outer.1 || fired;
+        wake.notify_one();
+        fired
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        if let Some(thread) = self.thread.take() {
+            let (lock, wake) = &*self.alarm;
+            lock.lock().unwrap_or_else(|e| e.into_inner()).closing = true;
+            wake.notify_one();
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The watchdog thread: waits for a deadline and, past it, makes the next operation isl counts
+/// in context `ctx` fail as over its quota.
+fn watch(ctx: usize, alarm: &(Mutex<Alarm>, Condvar)) {
+    let (lock, wake) = alarm;
+    let mut a = lock.lock().unwrap_or_else(|e| e.into_inner());
+    while !a.closing {
+        a = match a.deadline {
+            None => wake.wait(a).unwrap_or_else(|e| e.into_inner()),
+            Some(due) => match due.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() => {
+                    wake.wait_timeout(a, left)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0
+                }
+                _ => {
+                    // SAFETY: the context outlives this thread (joined when it is dropped);
+                    // this only stores the field that the computing thread compares its
+                    // operation count with, and only while a step is armed (under the lock).
+                    unsafe { isl_ctx_set_max_operations(ctx, 1) };
+                    a.fired = true;
+                    a.deadline = None;
+                    a
+                }
+            },
+        };
     }
 }
 
@@ -1435,6 +1514,46 @@ fn c_str_to_string(p: *const c_char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fallible isl operation that counts: the emptiness of a small set.
+    fn some_isl_work(ctx: &Ctx) -> Result<bool, IslError> {
+        BasicSet::parse(ctx, "[n] -> { [i, j] : 0 <= i < n and 0 <= j < i }")?.try_is_empty()
+    }
+
+    #[test]
+    fn a_step_past_its_time_is_stopped_and_the_next_step_runs() {
+        let ctx = Ctx::new();
+        let late = ctx.bounded(1_000_000, Duration::from_millis(5), || {
+            std::thread::sleep(Duration::from_millis(100));
+            some_isl_work(&ctx)
+        });
+        assert!(late.is_none(), "the watchdog stopped the step: {late:?}");
+        // The alarm of the late step does not reach the next one, nor unbounded work.
+        for _ in 0..3 {
+            let next = ctx.bounded(1_000_000, Duration::from_secs(60), || some_isl_work(&ctx));
+            assert!(matches!(next, Some(Ok(false))), "{next:?}");
+        }
+        assert!(!some_isl_work(&ctx).unwrap());
+    }
+
+    #[test]
+    fn steps_within_their_time_share_one_watchdog_thread() {
+        let ctx = Ctx::new();
+        for _ in 0..200 {
+            let r = ctx.bounded(1_000_000, Duration::from_secs(60), || some_isl_work(&ctx));
+            assert!(matches!(r, Some(Ok(false))));
+        }
+        assert!(ctx.watchdog.thread.get().is_some());
+        // An inner step keeps the outer step's earlier deadline, and restores it after.
+        let outer = ctx.bounded(1_000_000, Duration::from_millis(50), || {
+            let inner = ctx.bounded(1_000_000, Duration::from_secs(60), || some_isl_work(&ctx));
+            assert!(matches!(inner, Some(Ok(false))));
+            std::thread::sleep(Duration::from_millis(200));
+            some_isl_work(&ctx)
+        });
+        assert!(outer.is_none(), "{outer:?}");
+        drop(ctx); // joins the watchdog
+    }
 
     #[test]
     fn a_constraint_row_is_the_map_isl_parses() {
