@@ -132,9 +132,16 @@ pub fn recover(
     };
     let node = r.node(&ast);
     Ok(match opts.row {
-        Some(row) => insert_otls(node, 0, opts.iterators, row),
+        Some(row) => with_otls(node, opts.iterators, row),
         None => node,
     })
+}
+
+/// `node` (loops over `iterators`, as [`recover`] returns them without OTLs) with a one-time
+/// loop wherever a dimension that `row` gives a value has no loop of its own: the loops
+/// [`recover`] returns with [`RecoveryOptions::row`] set, without generating them again.
+pub fn with_otls(node: Node, iterators: &[String], row: RowFn) -> Node {
+    insert_otls(node, 0, iterators, row)
 }
 
 /// A C condition over the SCoP's parameters that holds exactly on `set` (a set over them),

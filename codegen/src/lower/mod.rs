@@ -221,8 +221,8 @@ impl Lowering<'_, '_> {
                 Some((layout, sync)) => self.map_threads(node, &dims, layout, *sync),
             }
         };
-        let body_node = self.recover(group, &dims, group.depth, &[], otl, &order.components)?;
-        let body = lower_body(&body_node);
+        let body_loops = self.recover_loops(group, &dims, group.depth, &[], &order.components)?;
+        let body = lower_body(&self.finish_loops(body_loops.clone(), &dims, otl));
         let (full_test, full_body) = if group.full.is_empty() {
             (None, None)
         } else {
@@ -249,24 +249,18 @@ impl Lowering<'_, '_> {
             })
             .chain((start + group.depth..self.schedule.n_dims()).map(OutDim::Sched))
             .collect();
-        // The C target's probe is its tile body (same order, box and loops): isl's AST is
-        // built once for both (a third of deriche's AST builds).
-        let same_as_body = !otl
-            && probe_dims == dims
+        // Where the probe scans the body's loops (the C target's always; a GPU group's where
+        // its thread mapping keeps the CPU order and the host walks every band dimension),
+        // isl's AST is generated once for both: a third of deriche's AST generations.
+        let probe_loops = if probe_dims == dims
             && host_dims == group.depth
-            && probe_order.components == order.components;
-        let probe = if same_as_body {
-            KNode::from_syntax(&body_node)
+            && probe_order.components == order.components
+        {
+            body_loops
         } else {
-            KNode::from_syntax(&self.recover(
-                group,
-                &probe_dims,
-                host_dims,
-                &[],
-                false,
-                &probe_order.components,
-            )?)
+            self.recover_loops(group, &probe_dims, host_dims, &[], &probe_order.components)?
         };
+        let probe = KNode::from_syntax(&self.finish_loops(probe_loops, &probe_dims, false));
         let buffers = match self.device {
             Device::Cpu => Vec::new(),
             Device::Gpu => {

@@ -105,6 +105,21 @@ impl Lowering<'_, '_> {
         otl: bool,
         components: &[usize],
     ) -> Result<Node, AstFailure> {
+        let loops = self.recover_loops(group, dims, boxed, context, components)?;
+        Ok(self.finish_loops(loops, dims, otl))
+    }
+
+    /// [`Lowering::recover`]'s loops as isl generates them: no one-time loops, no parallel
+    /// marks ([`Lowering::finish_loops`] adds them), so that two uses of the same loops
+    /// (a tile's body and its emptiness probe) share one AST generation.
+    pub(super) fn recover_loops(
+        &self,
+        group: &TileGroup,
+        dims: &[OutDim],
+        boxed: usize,
+        context: &[String],
+        components: &[usize],
+    ) -> Result<Node, AstFailure> {
         let scop = self.scop;
         let start = self.start();
         let params = self.isl_params();
@@ -153,13 +168,6 @@ impl Lowering<'_, '_> {
             u = u.add_map(st.domain.restrict(m));
         }
         let iterators: Vec<String> = dims.iter().map(|&d| self.iterator(d)).collect();
-        let row = |s: usize, j: usize| match dims[j] {
-            OutDim::Sched(d) if self.schedule.kinds[d] != DimKind::Scalar => Some((
-                self.schedule.rows[s][d].coeffs.clone(),
-                self.schedule.rows[s][d].constant,
-            )),
-            _ => None,
-        };
         let mut ctx_terms: Vec<String> = (0..self.space.depth())
             .map(|k| format!("{} >= 1", size(k)))
             .collect();
@@ -167,16 +175,33 @@ impl Lowering<'_, '_> {
         let context = ctx_terms.join(" and ");
         let extra = self.extra_params();
         let rec = RecoveryOptions {
-            row: if otl { Some(&row) } else { None },
             extra_params: &extra,
             context: &context,
             ..RecoveryOptions::new(&iterators)
         };
-        let mut program = syntax::recover(self.ctx, scop, u, &rec)?;
+        syntax::recover(self.ctx, scop, u, &rec)
+    }
+
+    /// Loops from [`Lowering::recover_loops`] along `dims`, with one-time loops when `otl`,
+    /// each loop marked parallel where the schedule says so.
+    pub(super) fn finish_loops(&self, loops: Node, dims: &[OutDim], otl: bool) -> Node {
+        let row = |s: usize, j: usize| match dims[j] {
+            OutDim::Sched(d) if self.schedule.kinds[d] != DimKind::Scalar => Some((
+                self.schedule.rows[s][d].coeffs.clone(),
+                self.schedule.rows[s][d].constant,
+            )),
+            _ => None,
+        };
+        let mut program = if otl {
+            let iterators: Vec<String> = dims.iter().map(|&d| self.iterator(d)).collect();
+            syntax::with_otls(loops, &iterators, &row)
+        } else {
+            loops
+        };
         let schedule = self.schedule;
         program.loops_mut(&mut |l, _| {
             l.parallel = matches!(dims[l.dim], OutDim::Sched(d) if schedule.parallel_loop(d, &l.body.statements()));
         });
-        Ok(program)
+        program
     }
 }
