@@ -22,9 +22,11 @@
 //! `tests/inputs/hostile/twelve-deep-nest.c`), nor any call once the check has taken
 //! [`MAX_TIME`]. An unchecked call is taken as isl generated it, as before the check existed.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::isl::{AstExpr, AstExprView, AstNode, AstNodeView, AstOp, Ctx, Set, UnionMap};
+use super::isl::{AstExpr, AstExprView, AstNode, AstNodeView, AstOp, Ctx, Map, Set, UnionMap};
 
 /// The most loops around a call that the check examines.
 pub const MAX_LOOPS: usize = 6;
@@ -54,6 +56,7 @@ pub fn follows<'c>(
         .maps()
         .first()
         .map_or(0, |m| m.dim(super::isl::DimType::Out));
+    let point = iterators[..dims.min(iterators.len())].join(", ");
     let scope = Scope {
         ctx,
         schedule,
@@ -61,8 +64,11 @@ pub fn follows<'c>(
         params: &params,
         iterators: &iterators[..dims.min(iterators.len())],
         start: Instant::now(),
+        wrong: RefCell::new(HashMap::new()),
     };
-    scope.node(ast, &mut Vec::new(), &mut Vec::new())
+    // Every loop point, before any loop or guard restricts it.
+    let everywhere = Set::parse(ctx, &format!("{params}{{ [{point}] }}")).ok();
+    scope.node(ast, &mut Vec::new(), everywhere)
 }
 
 struct Scope<'a, 'c> {
@@ -72,17 +78,16 @@ struct Scope<'a, 'c> {
     params: &'a str,
     iterators: &'a [String],
     start: Instant,
+    /// Per set of scanned time dimensions, the times apart from the loop point on one of them.
+    wrong: RefCell<HashMap<Vec<usize>, UnionMap<'c>>>,
 }
 
 impl<'c> Scope<'_, 'c> {
-    /// `loops`: the iterators of the loops around `node`; `guards`: the isl constraints that
-    /// hold there (`None` for one without an isl spelling: calls below are not checked).
-    fn node(
-        &self,
-        node: &AstNode<'c>,
-        loops: &mut Vec<String>,
-        guards: &mut Vec<Option<String>>,
-    ) -> bool {
+    /// `loops`: the iterators of the loops around `node`; `reached`: the loop points that reach
+    /// it, as an isl set (its loops' bounds and guards intersected on the way down, each
+    /// parsed once for every call below it); `None` where one of them has no isl spelling:
+    /// calls below are not checked.
+    fn node(&self, node: &AstNode<'c>, loops: &mut Vec<String>, reached: Option<Set<'c>>) -> bool {
         match node.view() {
             AstNodeView::For {
                 iterator,
@@ -108,9 +113,11 @@ impl<'c> Scope<'_, 'c> {
                     _ => None,
                 };
                 loops.push(iterator);
-                guards.push(bounds);
-                let ok = self.node(&body, loops, guards);
-                guards.pop();
+                let inside = match loops.len() > MAX_LOOPS {
+                    true => None,
+                    false => self.restrict(reached, bounds.as_deref()),
+                };
+                let ok = self.node(&body, loops, inside);
                 loops.pop();
                 ok
             }
@@ -120,24 +127,40 @@ impl<'c> Scope<'_, 'c> {
                 otherwise,
             } => {
                 let c = isl(&cond);
-                guards.push(c.clone());
-                let mut ok = self.node(&then, loops, guards);
-                guards.pop();
+                let mut ok = self.node(&then, loops, self.restrict(reached.clone(), c.as_deref()));
                 if let Some(o) = otherwise {
-                    guards.push(c.map(|c| format!("not ({c})")));
-                    ok &= self.node(&o, loops, guards);
-                    guards.pop();
+                    let not = c.map(|c| format!("not ({c})"));
+                    ok &= self.node(&o, loops, self.restrict(reached, not.as_deref()));
                 }
                 ok
             }
-            AstNodeView::Block(nodes) => nodes.iter().all(|n| self.node(n, loops, guards)),
-            AstNodeView::Mark(n) => self.node(&n, loops, guards),
-            AstNodeView::User(call) => self.call(&call, loops, guards),
+            AstNodeView::Block(nodes) => nodes.iter().all(|n| self.node(n, loops, reached.clone())),
+            AstNodeView::Mark(n) => self.node(&n, loops, reached),
+            AstNodeView::User(call) => match reached {
+                Some(reached) => self.call(&call, loops, reached),
+                None => true,
+            },
         }
     }
 
-    /// Whether one call runs the scheduled instance at every point reaching it.
-    fn call(&self, call: &AstExpr<'c>, loops: &[String], guards: &[Option<String>]) -> bool {
+    /// The points of `reached` where `guard` (isl constraints over the loop point) holds; `None`
+    /// when either is unknown or the guard does not parse.
+    fn restrict(&self, reached: Option<Set<'c>>, guard: Option<&str>) -> Option<Set<'c>> {
+        // Past the check's limits nothing below is checked: no need to build their sets.
+        if self.start.elapsed() > MAX_TIME {
+            return None;
+        }
+        let point = self.iterators.join(", ");
+        let guard = Set::parse(
+            self.ctx,
+            &format!("{}{{ [{point}] : {} }}", self.params, guard?),
+        )
+        .ok()?;
+        Some(reached?.intersect(guard))
+    }
+
+    /// Whether one call runs the scheduled instance at every point of `reached`.
+    fn call(&self, call: &AstExpr<'c>, loops: &[String], reached: Set<'c>) -> bool {
         if loops.len() > MAX_LOOPS || self.start.elapsed() > MAX_TIME {
             return true;
         }
@@ -151,55 +174,59 @@ impl<'c> Scope<'_, 'c> {
             return true;
         };
         let args: Option<Vec<String>> = args.iter().map(isl).collect();
-        let guards: Option<Vec<&String>> = guards.iter().map(Option::as_ref).collect();
-        let (Some(args), Some(guards)) = (args, guards) else {
+        let Some(args) = args else {
             return true;
         };
         let point = self.iterators.join(", ");
-        let reached = if guards.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " : {}",
-                guards
-                    .iter()
-                    .map(|g| format!("({g})"))
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            )
-        };
         let text = format!(
-            "{}{{ [{point}] -> {name}[{}]{reached} }}",
+            "{}{{ [{point}] -> {name}[{}] }}",
             self.params,
             args.join(", ")
         );
-        let Ok(runs) = UnionMap::parse(self.ctx, &text) else {
+        let Ok(runs) = Map::parse(self.ctx, &text) else {
             return true;
         };
         // Loop point -> time: the time must equal the point on every dimension a loop scans.
         // Parameter values outside the context never run this AST (a tile origin that is not a
         // multiple of its size, say): points reached only there do not count.
-        let runs = runs.intersect_params(self.context.clone());
+        let runs = runs
+            .intersect_domain(reached)
+            .to_union_map()
+            .intersect_params(self.context.clone());
         let times = runs.apply_range(self.schedule.clone());
-        let ts: Vec<String> = (0..self.iterators.len()).map(|k| format!("t{k}")).collect();
-        let apart: Vec<String> = loops
+        let scanned: Vec<usize> = loops
             .iter()
             .filter_map(|l| self.iterators.iter().position(|i| i == l))
-            .map(|k| format!("t{k} < {0} or t{k} > {0}", self.iterators[k]))
             .collect();
-        if apart.is_empty() {
+        if scanned.is_empty() {
             return true;
         }
-        let wrong = format!(
+        match self.wrong(scanned) {
+            Some(wrong) => times.intersect(wrong).is_empty(),
+            None => true,
+        }
+    }
+
+    /// Loop point -> time, where the time differs from the point on a dimension of `scanned`.
+    fn wrong(&self, scanned: Vec<usize>) -> Option<UnionMap<'c>> {
+        if let Some(w) = self.wrong.borrow().get(&scanned) {
+            return Some(w.clone());
+        }
+        let point = self.iterators.join(", ");
+        let ts: Vec<String> = (0..self.iterators.len()).map(|k| format!("t{k}")).collect();
+        let apart: Vec<String> = scanned
+            .iter()
+            .map(|&k| format!("t{k} < {0} or t{k} > {0}", self.iterators[k]))
+            .collect();
+        let text = format!(
             "{}{{ [{point}] -> [{}] : {} }}",
             self.params,
             ts.join(", "),
             apart.join(" or ")
         );
-        match UnionMap::parse(self.ctx, &wrong) {
-            Ok(wrong) => times.intersect(wrong).is_empty(),
-            Err(_) => true,
-        }
+        let wrong = UnionMap::parse(self.ctx, &text).ok()?;
+        self.wrong.borrow_mut().insert(scanned, wrong.clone());
+        Some(wrong)
     }
 }
 
