@@ -68,10 +68,13 @@ struct Cli {
     #[arg(long)]
     intra_wavefront: bool,
 
-    /// GPU targets: keep the original order of every sum's additions. By default the tiles
-    /// along a `+=` reduction's loop run in parallel and add their partial results to the
-    /// accumulator atomically, so floating-point sums may differ in their last bits. The C
-    /// target always keeps the order.
+    /// Keep the original order of every reduction's updates. By default, on the GPU targets
+    /// the tiles along a reduction's loop (`+=`, `*=`, min, max, `&=`...) run in parallel and
+    /// combine their partial results into the accumulator atomically; on the C target a scalar
+    /// reduction whose loops have no other parallelism sums per row of tiles, the rows in
+    /// parallel, combined in their order. Floating-point sums and products may then differ in
+    /// their last bits (on the C target the same bits for the same tile sizes, whatever the
+    /// threads).
     #[arg(long)]
     no_reductions: bool,
 

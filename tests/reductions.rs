@@ -1,17 +1,20 @@
-//! Reductions across tiles on the GPU targets (issue 17): the groups whose reductions (sums,
+//! Reductions across tiles (issue 17). On the GPU targets, the groups whose reductions (sums,
 //! products, `min`/`max`, bitwise) keep all but one tile dimension sequential run those tiles in parallel, each work-item adding its partial
 //! result to the accumulator atomically. Checked here: which suite kernels take that path (and
 //! which must not), that `--no-reductions` gives back the original order exactly, and that the
 //! CUDA code compiles where `atomicAdd` on `double` exists and where it does not. Every kernel's
 //! reassociated sums are compared with the original's dumps in `tests/opencl.rs`, within one
-//! unit of their last printed digit (`harness::compare_dumps_reassociated`).
+//! unit of their last printed digit (`harness::compare_dumps_reassociated`). On the C target,
+//! reductions into scalars whose loops have no other parallelism sum per row of tiles
+//! (`TiledGroup::partials`): which take that path, that their result does not depend on the
+//! threads, and that it stays within the last digit of the original's.
 
 mod common;
 
 use std::path::Path;
 
-use common::{check_kernels, opencl_present, polyc, runtime_ldflags, Variant};
-use polybench::harness::{scratch_dir, Build};
+use common::{check_kernels, gcc, opencl_present, polyc, run_stdout, runtime_ldflags, Variant};
+use polybench::harness::{compare_dumps_reassociated, scratch_dir, Build};
 
 /// Kernels whose groups sum along a sequential tile dimension beside one parallel dimension.
 const SPLIT: &[&str] = &[
@@ -202,4 +205,105 @@ fn no_reductions_keeps_the_original_order_exactly() {
         ldflags: runtime_ldflags(),
     }];
     check_kernels(&kernels, &["MINI", "SMALL"], &variants, "reductions-kept");
+}
+
+/// `tests/inputs/semantics/reductions-scalar-rows.c` (whose results the semantics test compares
+/// exactly: its values add exactly in any order): on the C target every scalar reduction of its
+/// first SCoP combines a partial result per row of tiles, the updates of its second SCoP keep
+/// their order, and `--no-reductions` keeps every order.
+#[test]
+fn scalar_reductions_sum_per_row_of_tiles_on_the_c_target() {
+    let dir = scratch_dir("reductions-rows");
+    let input = "reductions-scalar-rows";
+    let text = semantics_input(input, "c", &[], &dir);
+    for acc in [
+        "dot", "total", "big", "small", "prod", "fdiff", "lsum", "iand", "ior", "ixor", "negzero",
+    ] {
+        assert!(
+            text.contains(&format!("polyc_r++) {acc} = ")),
+            "{acc} is not combined from rows"
+        );
+    }
+    for ordered in ["run", "h"] {
+        assert!(
+            !text.contains(&format!("polyc_r++) {ordered} =")),
+            "{ordered} must keep its order"
+        );
+    }
+    assert_eq!(
+        text.matches("reassociates=%d").count(),
+        1,
+        "one SCoP reassociates"
+    );
+    let kept = semantics_input(input, "c", &["--no-reductions"], &dir);
+    assert!(!kept.contains("polyc_part"), "--no-reductions");
+}
+
+/// A dot product and a matrix sum whose additions round: the same bits on 1, 2 and 3 threads (the
+/// rows combine in their order whatever ran them), within the last printed digit of the
+/// original's at other tile sizes, and the original's order exactly with `--no-reductions`.
+#[test]
+fn row_partials_do_not_depend_on_the_threads() {
+    let dir = scratch_dir("reductions-threads");
+    let src = dir.join("sums.c");
+    std::fs::write(
+        &src,
+        r#"#include <stdio.h>
+#define N 20000
+#define M 300
+static double a[N], B[M][M];
+int main(void) {
+  for (int i = 0; i < N; i++) a[i] = 1.0 / (1.0 + i % 97);
+  for (int i = 0; i < M; i++) for (int j = 0; j < M; j++) B[i][j] = 0.1 * ((i * 7 + j) % 31) - 1.3;
+  double s = 0.1, t = -0.3;
+#pragma scop
+  for (int i = 0; i < N; i++) s += a[i] * a[i];
+#pragma endscop
+#pragma scop
+  for (int i = 0; i < M; i++) for (int j = 0; j < M; j++) t += B[i][j];
+#pragma endscop
+  printf("%.6f %.6f\n", s, t);
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let original = dir.join("sums-orig");
+    gcc(&src, &original, &[]);
+    let expected = run_stdout(&original, &[]).unwrap();
+    let build = |flags: &[&str], exe: &str| {
+        let c = dir.join(format!("{exe}.c"));
+        let mut args = vec![src.to_str().unwrap(), "-o", c.to_str().unwrap()];
+        args.extend(flags);
+        let (code, _, err) = polyc(&args);
+        assert_eq!(code, 0, "{err}");
+        let exe = dir.join(exe);
+        gcc(&c, &exe, &["-fopenmp".into()]);
+        exe
+    };
+    let rows = build(&[], "sums-rows");
+    for sizes in ["", "1", "7", "1000"] {
+        let outputs: Vec<String> = ["1", "2", "3"]
+            .iter()
+            .map(|threads| {
+                let mut env = vec![("POLYC_MIN_POINTS", "0"), ("OMP_NUM_THREADS", *threads)];
+                if !sizes.is_empty() {
+                    env.push(("POLYC_TILE_SIZES", sizes));
+                }
+                run_stdout(&rows, &env).unwrap()
+            })
+            .collect();
+        assert!(
+            outputs.iter().all(|o| *o == outputs[0]),
+            "sizes {sizes:?}: {outputs:?}"
+        );
+        assert_eq!(
+            compare_dumps_reassociated(&expected, &outputs[0]),
+            None,
+            "sizes {sizes:?}"
+        );
+    }
+    let kept = build(&["--no-reductions"], "sums-kept");
+    let env = [("POLYC_MIN_POINTS", "0"), ("POLYC_TILE_SIZES", "7")];
+    assert_eq!(run_stdout(&kept, &env).unwrap(), expected);
 }

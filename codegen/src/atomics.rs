@@ -50,6 +50,22 @@ pub fn identity(dialect: Dialect, op: ReductionOp, elem: &str) -> &'static str {
     }
 }
 
+/// [`identity`] in host C code, exact for every value it is combined with: `-0.0` for
+/// floating-point sums (`x + -0.0` is `x`, `-0.0` included, where `+0.0` would turn `-0.0` into
+/// `+0.0`), and gcc's and clang's built-in infinities (the user's file may not include
+/// `<math.h>`).
+pub fn host_identity(op: ReductionOp, elem: &str) -> &'static str {
+    match (op, elem) {
+        (ReductionOp::Add, "float") => "-0.0f",
+        (ReductionOp::Add, "double") => "-0.0",
+        (ReductionOp::Min, "float") => "__builtin_inff()",
+        (ReductionOp::Max, "float") => "(-__builtin_inff())",
+        (ReductionOp::Min, "double") => "__builtin_inf()",
+        (ReductionOp::Max, "double") => "(-__builtin_inf())",
+        _ => identity(Dialect::OpenCl, op, elem),
+    }
+}
+
 /// The name of the helper that combines a partial result of `op` into an `elem` accumulator.
 pub fn helper(op: ReductionOp, elem: &str) -> String {
     format!("polyc_atomic_{}_{elem}", name(op))
@@ -68,7 +84,7 @@ fn name(op: ReductionOp) -> &'static str {
 }
 
 /// `old` and `v` combined as the reduction's statement combines them.
-fn combined(op: ReductionOp, old: &str, v: &str) -> String {
+pub fn combined(op: ReductionOp, old: &str, v: &str) -> String {
     match op {
         ReductionOp::Add => format!("{old} + {v}"),
         ReductionOp::Mul => format!("{old} * {v}"),

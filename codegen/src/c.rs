@@ -680,11 +680,19 @@ impl Printer<'_> {
                 self.line(indent, "}");
             }
             KNode::Reduce { stmt, args, slot } => {
-                let e = self.device_instance(*stmt, args);
+                // Host code: a row of tiles' partial result (`crate::host`'s walk), which needs
+                // no flag: it starts from an identity that leaves every value as it is.
+                let e = match self.device {
+                    Some(_) => self.device_instance(*stmt, args),
+                    None => statement_instance(self.scop, *stmt, args, false),
+                };
                 let target = assigned(&e).clone();
                 let private = Expr::var(acc(*slot));
                 let e = e.map(&mut |x| if x == target { private.clone() } else { x });
-                self.line(indent, &format!("{e}; {} = 1;", hit(*slot)));
+                match self.device {
+                    Some(_) => self.line(indent, &format!("{e}; {} = 1;", hit(*slot))),
+                    None => self.line(indent, &format!("{e};")),
+                }
             }
             KNode::Single(body) => {
                 let s = self.device().single();
@@ -732,6 +740,11 @@ impl Printer<'_> {
         self.line(indent + 2, &format!("}} while ({go});"));
         self.line(indent, "}");
     }
+}
+
+/// The scalar or element a reduction statement's instance at `args` updates, in host code.
+pub fn host_accumulator(scop: &ScopData, stmt: usize, args: &[Expr]) -> Expr {
+    assigned(&statement_instance(scop, stmt, args, false)).clone()
 }
 
 /// What an assignment assigns to (a reduction statement is one, [`KNode::Reduce`]).

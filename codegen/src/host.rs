@@ -12,8 +12,9 @@ use std::fmt::Write;
 
 use ptile::TileMode;
 
+use crate::atomics;
 use crate::c::{self, COptions};
-use crate::ir::{size, tile, GroupIr, ScopIr, TiledGroup};
+use crate::ir::{acc, size, tile, GroupIr, ScopIr, TiledGroup};
 
 /// What the walk does besides finding tiles.
 pub struct TileWalk<'a> {
@@ -31,6 +32,16 @@ pub struct TileWalk<'a> {
     pub label: String,
     /// The function that reads the trace switch.
     pub trace: &'static str,
+}
+
+/// The code of [`TileWalk::row_partials`]: before the rows, at the start and end of each, and
+/// after them (all empty without partial results).
+#[derive(Default)]
+struct RowPartials {
+    before: String,
+    start: String,
+    end: String,
+    after: String,
 }
 
 /// Labels of the emptiness probes, unique in one generated function.
@@ -80,8 +91,10 @@ impl TileWalk<'_> {
                     let (lo, hi) = &t.ranges[0];
                     let _ = writeln!(w, "  const long polyc_lo = {lo}, polyc_hi = {hi};");
                     let parallel = t.mode == TileMode::Parallel;
+                    let rows = self.row_partials();
                     if parallel {
                         let _ = writeln!(w, "  const long polyc_before = polyc_tiles;");
+                        w.push_str(&indent(&rows.before, 2));
                         w.push_str(&indent(omp, 2));
                     }
                     let _ = writeln!(
@@ -91,13 +104,16 @@ impl TileWalk<'_> {
                     if !parallel {
                         let _ = writeln!(w, "    const long polyc_before = polyc_tiles;");
                     }
+                    w.push_str(&indent(&rows.start, 4));
                     let _ = writeln!(w, "    {}", origin_decl(0));
                     w.push_str(&indent(&self.inner_loops(1, &self.label), 4));
+                    w.push_str(&indent(&rows.end, 4));
                     if !parallel {
                         w.push_str(&indent(&self.end_of_step(), 4));
                     }
                     let _ = writeln!(w, "  }}");
                     if parallel {
+                        w.push_str(&indent(&rows.after, 2));
                         w.push_str(&indent(&self.end_of_step(), 2));
                     }
                 }
@@ -215,6 +231,39 @@ impl TileWalk<'_> {
             };
         }
         (range, body)
+    }
+
+    /// The C target's partial results per row of tiles ([`TiledGroup::partials`]): each value
+    /// of `polyc_t0` starts its own at the operator's identity (one that leaves any value as it
+    /// is, so a row without an instance changes nothing) and stores it in its row's slot; after
+    /// the rows, the accumulator takes them in the rows' order. Whatever the threads, the result
+    /// is the same for the same tile sizes.
+    fn row_partials(&self) -> RowPartials {
+        let mut rows = RowPartials::default();
+        let partials = &self.tiles.partials;
+        if partials.is_empty() {
+            return rows;
+        }
+        rows.before
+            .push_str("const long polyc_rows = polyc_lmax(0, polyc_hi - polyc_lo + 1);\n");
+        for p in partials {
+            let (acc, slot, elem) = (acc(p.slot), p.slot, &p.elem);
+            let part = format!("polyc_part{slot}");
+            let _ = writeln!(
+                rows.before,
+                "{elem} *{part} = ({elem} *)polyc_alloc((size_t)polyc_rows * sizeof({elem}));"
+            );
+            let identity = atomics::host_identity(p.op, elem);
+            let _ = writeln!(rows.start, "{elem} {acc} = {identity};");
+            let _ = writeln!(rows.end, "{part}[polyc_t0 - polyc_lo] = {acc};");
+            let target = c::host_accumulator(&self.ir.data, p.stmt, &p.args).to_string();
+            let combined = atomics::combined(p.op, &target, &format!("{part}[polyc_r]"));
+            let _ = writeln!(
+                rows.after,
+                "for (long polyc_r = 0; polyc_r < polyc_rows; polyc_r++) {target} = {combined};\npolyc_free({part});"
+            );
+        }
+        rows
     }
 
     /// Sequential loops over tile dimensions `from..host_dims`, around the tile (its probe

@@ -6,12 +6,12 @@
 use std::fmt::Write;
 
 use avelas_contract::{tuning, ConfigFns};
-use rosepolly::model::expr::Expr;
+use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::syntax::Node;
 
 use crate::c::{self, COptions};
 use crate::host::indent;
-use crate::ir::{size, ScopIr};
+use crate::ir::{size, GroupCode, ScopIr};
 use crate::names::user;
 
 /// What one target's host code does at each step of [`print()`].
@@ -131,6 +131,13 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns, key: &
             Some(s) => s[k.min(s.len() - 1)].to_string(),
             None => format!("{}({}, polyc_tuned, {k})", config.tile_size, ir.id),
         };
+        let value = match rows_extent(ir) {
+            Some(extent) if fixed_sizes.is_none() => format!(
+                "polyc_tuned < 0 && polyc_ts_list({}) < 0 ? polyc_lmax(32, (({extent}) + {ROWS} - 1) / {ROWS}) : {value}",
+                ir.id
+            ),
+            _ => value,
+        };
         let _ = writeln!(out, "  const long {} = {value};", size(k));
     }
     let params = &ir.data.params;
@@ -156,6 +163,28 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns, key: &
 /// `polyc_tuned`, the tuning file's entry for the SCoP (or -1): its key's first fields `key`,
 /// then the parameters' names and values, from which the lookup formats `n=40,m=30` only when
 /// there is something to look up (formatting on every execution cost microseconds).
+/// How many rows of tiles a SCoP with partial results per row runs by default.
+const ROWS: i64 = 64;
+
+/// The extent of the band dimension along which a SCoP's rows of tiles hold partial results
+/// ([`crate::ir::TiledGroup::partials`]; such a band has one dimension), if it has them. Its
+/// default tile size makes [`ROWS`] rows whatever the threads, so that the sums, combined in
+/// the rows' order, come out the same on any machine: 32 points a tile cost a dot product of 40
+/// million elements twice its original time, a probe and a loop every 32 additions.
+fn rows_extent(ir: &ScopIr) -> Option<Expr> {
+    ir.groups.iter().find_map(|g| match &g.code {
+        GroupCode::Tiled(t) if !t.partials.is_empty() && t.depth == 1 => {
+            let (lo, hi) = &t.points[0];
+            Some(Expr::binary(
+                BinaryOp::Add,
+                Expr::binary(BinaryOp::Sub, hi.clone(), lo.clone()),
+                Expr::int(1),
+            ))
+        }
+        _ => None,
+    })
+}
+
 fn tuning_entry(ir: &ScopIr, config: &ConfigFns, key: &str) -> String {
     let params = &ir.data.params;
     let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();

@@ -453,6 +453,10 @@ pub struct TiledGroup {
     pub buffers: Vec<ptile::buffers::Candidate>,
     /// GPU: the buffers its kernel versions stage, and where their references go.
     pub staging: crate::staging::Staging,
+    /// CPU: the scalar reductions whose updates go to a partial result per value of the
+    /// first tile dimension, combined in its order after the walk ([`KNode::Reduce`]); the
+    /// tiles then run in parallel along that dimension.
+    pub partials: Vec<Private>,
 }
 
 /// The thread bucket a group's tiles use (thesis §7.3).

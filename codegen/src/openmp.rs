@@ -124,10 +124,22 @@ impl HostDialect for OpenMp<'_> {
     }
 
     fn profile(&self) -> Vec<(&'static str, String)> {
-        vec![
+        let mut fields = vec![
             ("untiled=%d", "polyc_untiled".into()),
             ("whole_tile=%d", "polyc_whole_tile".into()),
-        ]
+        ];
+        // Floating-point partial results per row of tiles: other tile sizes, other last bits
+        // (`polyc tune` then compares outputs within a tolerance).
+        if self.ir.groups.iter().any(|g| match &g.code {
+            GroupCode::Tiled(t) => t
+                .partials
+                .iter()
+                .any(|p| matches!(p.elem.as_str(), "float" | "double")),
+            GroupCode::Untiled(_) => false,
+        }) {
+            fields.push(("reassociates=%d", "1".into()));
+        }
+        fields
     }
 
     /// The block in a loop over `polyc tune`'s trials, which saves the data the SCoP writes

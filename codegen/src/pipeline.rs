@@ -163,19 +163,49 @@ impl ScopJob<'_, '_> {
             Device::Cpu => ptile::TilePolicy::CPU,
             Device::Gpu => ptile::TilePolicy::GPU,
         };
-        let space = ptile::tile_space(ctx, scop, schedule, &policy);
-        let ir = Lowering {
-            ctx,
-            scop,
-            schedule,
-            space: &space,
-            prefix: self.prefix,
-            device,
-            force_wavefront,
-            reductions: self.opts.reductions,
+        let lower = |policy: &ptile::TilePolicy| -> Result<(ScopIr, Option<usize>), AstFailure> {
+            let space = ptile::tile_space(ctx, scop, schedule, policy);
+            let ir = Lowering {
+                ctx,
+                scop,
+                schedule,
+                space: &space,
+                prefix: self.prefix,
+                device,
+                force_wavefront,
+                reductions: self.opts.reductions,
+            }
+            .lower()?;
+            Ok((ir, space.band))
+        };
+        let lowered = lower(&policy)?;
+        // A band of one dimension is left untiled on a CPU, unless its tiles run in parallel
+        // with a scalar reduction's partial results (a dot product, a norm).
+        let scalar_reduction = || {
+            rosepolly::analysis::reductions::find(scop).iter().any(|r| {
+                scop.symbols
+                    .get(&r.datum)
+                    .is_some_and(|d| d.extents.is_empty())
+            })
+        };
+        if device == Device::Cpu
+            && lowered.1.is_none()
+            && self.opts.reductions
+            && scalar_reduction()
+        {
+            let one = ptile::TilePolicy {
+                min_depth: 1,
+                ..policy
+            };
+            let (ir, band) = lower(&one)?;
+            if ir.groups.iter().any(|g| match &g.code {
+                GroupCode::Tiled(t) => !t.partials.is_empty(),
+                GroupCode::Untiled(_) => false,
+            }) {
+                return Ok((ir, band));
+            }
         }
-        .lower()?;
-        Ok((ir, space.band))
+        Ok(lowered)
     }
 
     /// The tiled C code replacing one SCoP (`--target c` without `--no-tile`); it runs

@@ -47,6 +47,9 @@ pub struct Execution {
     pub depth: usize,
     pub time_ms: f64,
     pub kernel_ms: Option<f64>,
+    /// `reassociates=1`: its floating-point reductions combine partial results, so that other
+    /// configurations give other last bits.
+    pub reassociates: bool,
 }
 
 /// One run's results.
@@ -236,6 +239,7 @@ fn read_profile(stderr: &str) -> Result<Profile, String> {
                 depth: number("tiled_depth").unwrap_or(0.0) as usize,
                 time_ms,
                 kernel_ms,
+                reassociates: fields.get("reassociates") == Some(&"1"),
             });
         } else if line.starts_with("polyc-trial: ") {
             match (scop, number("trial"), fields.get("match")) {

@@ -234,6 +234,10 @@ impl Lowering<'_, '_> {
             Device::Gpu => self.split_sums(group, host_dims, body, full_body),
             Device::Cpu => (host_dims, body, full_body, None),
         };
+        let (mode, body, full_body, partials) = match self.device {
+            Device::Cpu => self.partial_sums(group, body, full_body),
+            Device::Gpu => (group.mode, body, full_body, Vec::new()),
+        };
         let probe_order = match self.device {
             Device::Cpu => order.clone(),
             Device::Gpu => {
@@ -295,7 +299,7 @@ impl Lowering<'_, '_> {
         };
         Ok(TiledGroup {
             depth: group.depth,
-            mode: group.mode,
+            mode,
             host_dims,
             wave_dims,
             // The tiles before `k` clipped to the points' bounding box: walking the next
@@ -345,6 +349,7 @@ impl Lowering<'_, '_> {
             },
             buffers,
             staging,
+            partials,
         })
     }
 }

@@ -98,6 +98,19 @@ impl Lowering<'_, '_> {
         if band.diamond.is_some() || !self.space.outer_dims.is_empty() {
             return None;
         }
+        let (stmts, parallel) = self.relaxable(group, &|_| true)?;
+        let dims = parallel.iter().take_while(|&&p| p).count();
+        (dims > host_dims).then_some(Split { dims, stmts })
+    }
+
+    /// The reductions of `group` that `accept` takes, alone on their accumulators and of an
+    /// operator and type partial results can combine, and per tile dimension whether it is
+    /// parallel once their self-dependences on their accumulators are relaxed.
+    fn relaxable(
+        &self,
+        group: &TileGroup,
+        accept: &dyn Fn(&reductions::Reduction) -> bool,
+    ) -> Option<(Reductions, Vec<bool>)> {
         let scop = self.scop;
         let alone = |s: usize, datum: &str| {
             group
@@ -105,10 +118,11 @@ impl Lowering<'_, '_> {
                 .iter()
                 .all(|&t| t == s || scop.statements[t].accesses.iter().all(|a| a.datum != datum))
         };
-        let stmts: BTreeMap<usize, (String, String, ReductionOp)> = reductions::find(scop)
+        let stmts: Reductions = reductions::find(scop)
             .into_iter()
             .filter(|r| group.statements.contains(&r.statement))
             .filter(|r| alone(r.statement, &r.datum))
+            .filter(|r| accept(r))
             .filter_map(|r| {
                 let elem = scop.symbols.get(&r.datum)?.elem_type.clone();
                 atomics::supported(r.op, &elem).then_some((r.statement, (r.datum, elem, r.op)))
@@ -131,8 +145,75 @@ impl Lowering<'_, '_> {
             &group.statements,
             &relaxed,
         );
-        let dims = parallel.iter().take_while(|&&p| p).count();
-        (dims > host_dims).then_some(Split { dims, stmts })
+        Some((stmts, parallel))
+    }
+
+    /// The C target's `group` with its scalar reductions summed per row of tiles (a value of
+    /// the first tile dimension), where that lets the rows run in parallel: the group's mode,
+    /// its tile code (full-tile version too) and the partial results. Unchanged elsewhere.
+    ///
+    /// Only a walk that is not parallel already, in no outer sequential loop and no diamond
+    /// band (as on a GPU: later iterations would compound the new rounding), and only scalar
+    /// accumulators (one partial result per row; an array's would be the array again).
+    pub(super) fn partial_sums(
+        &self,
+        group: &TileGroup,
+        body: KNode,
+        full: Option<KNode>,
+    ) -> (TileMode, KNode, Option<KNode>, Vec<Private>) {
+        let unchanged = |body, full| (group.mode, body, full, Vec::new());
+        let band = self.space.band.map(|b| &self.schedule.bands[b]);
+        if !self.reductions
+            || group.mode == TileMode::Parallel
+            || !self.space.outer_dims.is_empty()
+            || band.is_none_or(|b| b.diamond.is_some())
+        {
+            return unchanged(body, full);
+        }
+        let scop = self.scop;
+        let scalar = |r: &reductions::Reduction| {
+            scop.symbols.get(&r.datum).is_some_and(|d| {
+                d.extents.is_empty() && d.storage != rosepolly::model::Storage::Expanded
+            })
+        };
+        let Some((stmts, parallel)) = self.relaxable(group, &scalar) else {
+            return unchanged(body, full);
+        };
+        if parallel.first() != Some(&true) {
+            return unchanged(body, full);
+        }
+        let mut partials = Vec::new();
+        let body = per_row(body, &stmts, &mut partials);
+        let full = full.map(|f| per_row(f, &stmts, &mut partials));
+        (TileMode::Parallel, body, full, partials)
+    }
+}
+
+/// A reduction statement's accumulator, C type and operator, per statement.
+type Reductions = BTreeMap<usize, (String, String, ReductionOp)>;
+
+/// `code` with every instance of `stmts` updating its statement's partial result
+/// ([`KNode::Reduce`]); the slot of each statement is added to `partials` at its first instance.
+fn per_row(code: KNode, stmts: &Reductions, partials: &mut Vec<Private>) -> KNode {
+    match code {
+        KNode::Stmt { stmt, args } if stmts.contains_key(&stmt) => {
+            let slot = match partials.iter().find(|p| p.stmt == stmt) {
+                Some(p) => p.slot,
+                None => {
+                    let (_, elem, op) = &stmts[&stmt];
+                    partials.push(Private {
+                        slot: partials.len(),
+                        stmt,
+                        args: args.clone(),
+                        elem: elem.clone(),
+                        op: *op,
+                    });
+                    partials.len() - 1
+                }
+            };
+            KNode::Reduce { stmt, args, slot }
+        }
+        other => other.map_children(&mut |c| per_row(c, stmts, partials)),
     }
 }
 
