@@ -307,3 +307,42 @@ int main(void) {
     let env = [("POLYC_MIN_POINTS", "0"), ("POLYC_TILE_SIZES", "7")];
     assert_eq!(run_stdout(&kept, &env).unwrap(), expected);
 }
+
+/// With the default settings too: whether the rows run may not depend on the threads. A dot
+/// product of 5 million elements (80 MB, past the cache) is one the cost model tiles on one
+/// thread for locality, but not on two (too little work to start threads for): its rows would
+/// then give one thread other bits than two. Both run the original's lines.
+#[test]
+fn whether_rows_run_does_not_depend_on_the_threads() {
+    let dir = scratch_dir("reductions-plan");
+    let src = dir.join("dot.c");
+    std::fs::write(
+        &src,
+        r#"#include <stdio.h>
+#define N 5000000
+static double a[N], b[N];
+int main(void) {
+  for (int i = 0; i < N; i++) { a[i] = 1.0 / (1.0 + i % 97); b[i] = 0.1 * (i % 13); }
+  double s = 0.0;
+#pragma scop
+  for (int i = 0; i < N; i++) s += a[i] * b[i];
+#pragma endscop
+  printf("%.17g\n", s);
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let original = dir.join("dot-orig");
+    gcc(&src, &original, &[]);
+    let expected = run_stdout(&original, &[]).unwrap();
+    let c = dir.join("dot-polyc.c");
+    let (code, _, err) = polyc(&[src.to_str().unwrap(), "-o", c.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let exe = dir.join("dot-polyc");
+    gcc(&c, &exe, &["-fopenmp".into()]);
+    for threads in ["1", "2", "3"] {
+        let out = run_stdout(&exe, &[("OMP_NUM_THREADS", threads)]).unwrap();
+        assert_eq!(out, expected, "{threads} threads");
+    }
+}

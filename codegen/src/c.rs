@@ -742,9 +742,33 @@ impl Printer<'_> {
     }
 }
 
-/// The scalar or element a reduction statement's instance at `args` updates, in host code.
-pub fn host_accumulator(scop: &ScopData, stmt: usize, args: &[Expr]) -> Expr {
-    assigned(&statement_instance(scop, stmt, args, false)).clone()
+/// The host C statement that combines `part` (a partial result of reduction statement
+/// `stmt` under `op`, its instance at `args`) into the accumulator: `acc = acc op part` for
+/// sums, products and the bitwise operators (a `-=` accumulates its negated operands); for
+/// `min` and `max` the statement itself with `part` for its operand, so that ties between
+/// `-0.0` and `+0.0` and `fmax`'s handling of NaN go the way the statement takes them.
+pub fn host_combine(
+    scop: &ScopData,
+    stmt: usize,
+    args: &[Expr],
+    op: ReductionOp,
+    part: &Expr,
+) -> String {
+    let instance = statement_instance(scop, stmt, args, false);
+    let target = assigned(&instance).clone();
+    let own = match op {
+        ReductionOp::Min | ReductionOp::Max => rosepolly::analysis::reductions::operand(&instance)
+            .cloned()
+            .map(|e| instance.map(&mut |x| if x == e { part.clone() } else { x })),
+        _ => None,
+    };
+    match own {
+        Some(statement) => format!("{statement};"),
+        None => format!(
+            "{target} = {};",
+            crate::atomics::combined(op, &target.to_string(), &part.to_string())
+        ),
+    }
 }
 
 /// What an assignment assigns to (a reduction statement is one, [`KNode::Reduce`]).

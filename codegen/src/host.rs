@@ -12,6 +12,8 @@ use std::fmt::Write;
 
 use ptile::TileMode;
 
+use rosepolly::model::expr::Expr;
+
 use crate::atomics;
 use crate::c::{self, COptions};
 use crate::ir::{acc, size, tile, GroupIr, ScopIr, TiledGroup};
@@ -256,11 +258,14 @@ impl TileWalk<'_> {
             let identity = atomics::host_identity(p.op, elem);
             let _ = writeln!(rows.start, "{elem} {acc} = {identity};");
             let _ = writeln!(rows.end, "{part}[polyc_t0 - polyc_lo] = {acc};");
-            let target = c::host_accumulator(&self.ir.data, p.stmt, &p.args).to_string();
-            let combined = atomics::combined(p.op, &target, &format!("{part}[polyc_r]"));
+            let slot = Expr::Index {
+                array: part.clone(),
+                subscripts: vec![Expr::var("polyc_r")],
+            };
+            let combine = c::host_combine(&self.ir.data, p.stmt, &p.args, p.op, &slot);
             let _ = writeln!(
                 rows.after,
-                "for (long polyc_r = 0; polyc_r < polyc_rows; polyc_r++) {target} = {combined};\npolyc_free({part});"
+                "for (long polyc_r = 0; polyc_r < polyc_rows; polyc_r++) {combine}\npolyc_free({part});"
             );
         }
         rows

@@ -174,12 +174,15 @@ const ROWS: i64 = 64;
 fn rows_extent(ir: &ScopIr) -> Option<Expr> {
     ir.groups.iter().find_map(|g| match &g.code {
         GroupCode::Tiled(t) if !t.partials.is_empty() && t.depth == 1 => {
+            // As a host control expression: `long` parameters (an unsigned `n` would make
+            // `n - 1 - 0 + 1` unsigned).
             let (lo, hi) = &t.points[0];
-            Some(Expr::binary(
+            let extent = Expr::binary(
                 BinaryOp::Add,
                 Expr::binary(BinaryOp::Sub, hi.clone(), lo.clone()),
                 Expr::int(1),
-            ))
+            );
+            Some(c::host_control(&ir.data.params, &extent))
         }
         _ => None,
     })

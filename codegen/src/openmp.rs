@@ -49,6 +49,17 @@ impl<'a> OpenMp<'a> {
         }
     }
 
+    /// Whether some group sums floating-point values per row of tiles (a reassociation).
+    fn reassociates(&self) -> bool {
+        self.ir.groups.iter().any(|g| match &g.code {
+            GroupCode::Tiled(t) => t
+                .partials
+                .iter()
+                .any(|p| matches!(p.elem.as_str(), "float" | "double")),
+            GroupCode::Untiled(_) => false,
+        })
+    }
+
     /// The C block that replaces the SCoP of the source file `program`.
     pub fn print(&self, program: &str) -> String {
         host_printer::print(self, self.ir, program)
@@ -78,13 +89,25 @@ impl HostDialect for OpenMp<'_> {
         match &self.ir.original {
             Some(original) => {
                 // `polyc_points` and `polyc_bytes` come first (`first`).
-                let _ = writeln!(
-                    out,
-                    "  const int polyc_plan = polyc_tiles_pay(polyc_points, polyc_bytes, {}, {}, {}, polyc_tuned);",
+                let pay = format!(
+                    "polyc_tiles_pay(polyc_points, polyc_bytes, {}, {}, {}, polyc_tuned)",
                     i32::from(original.strided),
                     i32::from(original.reorder_pays),
                     original.latency
                 );
+                if self.reassociates() {
+                    // Rows of partial results give other last bits than the original's lines,
+                    // so which runs may not depend on the threads or on an earlier SCoP's start
+                    // of them (as `polyc_tiles_pay` does): the work alone decides, against the
+                    // threshold of a first start.
+                    let _ = writeln!(
+                        out,
+                        "  const int polyc_plan = polyc_min_points() >= 0 || polyc_tuned >= 0 ? {pay}\n    : polyc_points >= {}.0 ? (polyc_threads = polyc_usable_threads(), polyc_threads_started = 1, 1) : (polyc_threads = 1, 0);",
+                        c::COLD_POINTS
+                    );
+                } else {
+                    let _ = writeln!(out, "  const int polyc_plan = {pay};");
+                }
                 let _ = writeln!(out, "  const int polyc_untiled = polyc_plan == 0;");
                 let _ = writeln!(out, "  const int polyc_whole_tile = polyc_plan == 2;");
                 // The user's own lines, so that the SCoP runs exactly as the original program
@@ -128,15 +151,8 @@ impl HostDialect for OpenMp<'_> {
             ("untiled=%d", "polyc_untiled".into()),
             ("whole_tile=%d", "polyc_whole_tile".into()),
         ];
-        // Floating-point partial results per row of tiles: other tile sizes, other last bits
-        // (`polyc tune` then compares outputs within a tolerance).
-        if self.ir.groups.iter().any(|g| match &g.code {
-            GroupCode::Tiled(t) => t
-                .partials
-                .iter()
-                .any(|p| matches!(p.elem.as_str(), "float" | "double")),
-            GroupCode::Untiled(_) => false,
-        }) {
+        // Other tile sizes, other last bits: `polyc tune` then compares within a tolerance.
+        if self.reassociates() {
             fields.push(("reassociates=%d", "1".into()));
         }
         fields

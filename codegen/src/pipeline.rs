@@ -197,12 +197,14 @@ impl ScopJob<'_, '_> {
                 min_depth: 1,
                 ..policy
             };
-            let (ir, band) = lower(&one)?;
-            if ir.groups.iter().any(|g| match &g.code {
-                GroupCode::Tiled(t) => !t.partials.is_empty(),
-                GroupCode::Untiled(_) => false,
-            }) {
-                return Ok((ir, band));
+            // (Where that lowering fails, the first stands.)
+            if let Ok((ir, band)) = lower(&one) {
+                if ir.groups.iter().any(|g| match &g.code {
+                    GroupCode::Tiled(t) => !t.partials.is_empty(),
+                    GroupCode::Untiled(_) => false,
+                }) {
+                    return Ok((ir, band));
+                }
             }
         }
         Ok(lowered)

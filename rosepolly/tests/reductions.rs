@@ -90,12 +90,31 @@ fn products_bit_operations_and_integer_accumulators() {
         ("p &= v[i];", ReductionOp::BitAnd),
         ("p ^= v[i];", ReductionOp::BitXor),
         ("p = p | v[i];", ReductionOp::BitOr),
+        // Integer values of floating-point data: comparisons and casts.
+        ("p += x[i] > 0.0;", ReductionOp::Add),
+        ("p += (int)x[i];", ReductionOp::Add),
+        ("p += v[i] * 2 + (i % 3);", ReductionOp::Add),
     ] {
         assert_eq!(
             one(&format!("for (int i = 0; i < n; i++) {update}")),
             (op, loops(&["i"]), false),
             "{update}"
         );
+    }
+}
+
+/// An integer accumulator of a floating-point operand converts after each update (`p += x[i]`
+/// truncates every sum): its updates do not regroup.
+#[test]
+fn an_integer_accumulator_of_floating_point_values_is_not_a_reduction() {
+    for body in [
+        "for (int i = 0; i < n; i++) p += x[i];",
+        "for (int i = 0; i < n; i++) p = p + v[i] * 0.5;",
+        "for (int i = 0; i < n; i++) p *= fmax(x[i], 1.0);",
+        "for (int i = 0; i < n; i++) p = p < x[i] ? x[i] : p;",
+        "for (int i = 0; i < n; i++) p += (double)v[i];",
+    ] {
+        assert_eq!(found(body), vec![], "{body}");
     }
 }
 

@@ -18,7 +18,7 @@
 
 use serde::Serialize;
 
-use crate::model::expr::{AssignOp, BinaryOp, Expr};
+use crate::model::expr::{AssignOp, BinaryOp, Expr, UnaryOp};
 use crate::model::{AccessKind, Scop, Statement};
 
 /// The operator an accumulator folds values with.
@@ -92,12 +92,15 @@ fn of_statement(scop: &Scop, s: usize) -> Option<Reduction> {
     if loops.is_empty() {
         return None;
     }
-    let floating = scop.symbols.get(datum).is_some_and(|d| {
-        matches!(
-            d.elem_type.as_str(),
-            "float" | "double" | "long double" | "_Float16" | "_Float32" | "_Float64"
-        )
-    });
+    let floating = scop
+        .symbols
+        .get(datum)
+        .is_some_and(|d| is_floating(&d.elem_type));
+    // An integer accumulator of a floating-point operand converts after every update
+    // (`int s; s += a[i]` truncates each sum): regrouped, it computes other integers.
+    if !floating && !integral(scop, operand) {
+        return None;
+    }
     Some(Reduction {
         statement: s,
         op,
@@ -105,6 +108,12 @@ fn of_statement(scop: &Scop, s: usize) -> Option<Reduction> {
         loops,
         floating,
     })
+}
+
+/// The operand `e` of a reduction statement's update `acc = acc op e` (in any spelling
+/// [`find`] recognises; on the statement's body or an instance of it).
+pub fn operand(body: &Expr) -> Option<&Expr> {
+    update(body).map(|(_, _, e)| e)
 }
 
 /// `(operator, accumulator, operand)` of an update `acc = acc op operand` in any of its
@@ -199,6 +208,47 @@ fn select<'e>(
         },
         e,
     ))
+}
+
+fn is_floating(ty: &str) -> bool {
+    matches!(
+        ty,
+        "float" | "double" | "long double" | "_Float16" | "_Float32" | "_Float64"
+    )
+}
+
+/// Whether `e` has an integer value computed in integers all the way (a comparison of
+/// floating-point values counts: it is an `int`); calls do not count.
+fn integral(scop: &Scop, e: &Expr) -> bool {
+    let datum_is_integer = |name: &str| {
+        scop.symbols
+            .get(name)
+            .is_none_or(|d| !is_floating(&d.elem_type))
+    };
+    match e {
+        Expr::Int { .. } | Expr::Char(_) => true,
+        Expr::Float(_) | Expr::Call { .. } | Expr::Assign { .. } => false,
+        // Iterators and parameters are integers; a datum has its element type.
+        Expr::Var(name) => datum_is_integer(name),
+        Expr::Index { array, .. } => datum_is_integer(array),
+        Expr::Unary {
+            op: UnaryOp::Not, ..
+        } => true,
+        Expr::Unary { operand, .. } => integral(scop, operand),
+        Expr::Binary { op, lhs, rhs } => match op {
+            BinaryOp::Lt
+            | BinaryOp::Gt
+            | BinaryOp::Le
+            | BinaryOp::Ge
+            | BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::And
+            | BinaryOp::Or => true,
+            _ => integral(scop, lhs) && integral(scop, rhs),
+        },
+        Expr::Ternary { then, other, .. } => integral(scop, then) && integral(scop, other),
+        Expr::Cast { ty, .. } => !is_floating(ty.trim()),
+    }
 }
 
 /// The datum an accumulator expression names (a scalar or an array element).

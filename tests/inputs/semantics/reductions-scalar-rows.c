@@ -1,12 +1,14 @@
 /* Reductions into scalars whose loops have no other parallelism (issue 17, the C target): a
    dot product, a two-dimensional sum, min and max as ?:, a product, the bitwise operators, a
    `-=` on a float, a sum into a long and one that stays -0.0 (a partial result starting at
-   +0.0 would make it +0.0). On the C target each row of tiles sums into a partial
+   +0.0 would make it +0.0); a min whose ties between -0.0 and +0.0 take the new value, as the
+   combination of the rows must too, and an fmax from NaN (fmax drops a NaN operand). On the C target each row of tiles sums into a partial
    result of its own, combined in the rows' order after them (the tiles run in parallel); the
    values here are exact in any order (multiples of 1/4, powers of two, integers), so the output
    is the original's bit for bit. Beside them, updates that must keep their order: a running sum
-   another statement reads (`run`, copied into `prefix`) and `h = h * 0.5 + e`, in a second
-   SCoP. */
+   another statement reads (`run`, copied into `prefix`), `h = h * 0.5 + e` and an int that
+   sums doubles (each update truncates), in a second SCoP. */
+#include <math.h>
 #include <stdio.h>
 
 #define N 37
@@ -27,7 +29,8 @@ int main(void) {
     }
   }
   double dot = 0.75, total = -2.0, big = -1000.0, small = 1000.0, prod = 1.0;
-  double run = 0.0, h = 0.0, negzero = -0.0;
+  double run = 0.0, h = 0.0, negzero = -0.0, zmin = 0.0, fm = NAN;
+  int truncated = -1;
   float fdiff = 3.0f;
   long lsum = 5;
   int iand = -1, ior = 0, ixor = 0;
@@ -49,6 +52,10 @@ int main(void) {
   for (i = 0; i < N; i++)
     negzero += x[i] > 100.0 ? x[i] : -0.0;
   for (i = 0; i < N; i++)
+    zmin = zmin < x[i] * -0.0 ? zmin : x[i] * -0.0;
+  for (i = 0; i < N; i++)
+    fm = fmax(fm, x[i]);
+  for (i = 0; i < N; i++)
     for (j = 0; j < M; j++)
       lsum += I[i][j];
   for (i = 0; i < N; i++)
@@ -66,9 +73,11 @@ int main(void) {
   }
   for (i = 0; i < N; i++)
     h = h * 0.5 + x[i];
+  for (i = 0; i < N; i++)
+    truncated += x[i];
 #pragma endscop
-  printf("%.17g %.17g %.17g %.17g %.17g %.9g %ld %d %d %d %.17g %g\n", dot, total, big, small,
-         prod, fdiff, lsum, iand, ior, ixor, h, negzero);
+  printf("%.17g %.17g %.17g %.17g %.17g %.9g %ld %d %d %d %.17g %g %g %g %d\n", dot, total, big,
+         small, prod, fdiff, lsum, iand, ior, ixor, h, negzero, zmin, fm, truncated);
   for (i = 0; i < N; i++)
     printf("%.17g ", prefix[i]);
   printf("\n");
