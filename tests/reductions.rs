@@ -239,15 +239,50 @@ fn scalar_reductions_sum_per_row_of_tiles_on_the_c_target() {
     assert!(!kept.contains("polyc_part"), "--no-reductions");
 }
 
+/// A stand-alone C program of a test: its source in `dir`, the original's output, and builds of
+/// it by polyc with the given flags (`-fopenmp`).
+struct Program {
+    dir: std::path::PathBuf,
+    src: std::path::PathBuf,
+    expected: String,
+}
+
+impl Program {
+    fn new(dir: &Path, name: &str, text: &str) -> Program {
+        let src = dir.join(format!("{name}.c"));
+        std::fs::write(&src, text).unwrap();
+        let original = dir.join(format!("{name}-orig"));
+        gcc(&src, &original, &[]);
+        let expected = run_stdout(&original, &[]).unwrap();
+        Program {
+            dir: dir.to_path_buf(),
+            src,
+            expected,
+        }
+    }
+
+    /// polyc's build of it with `flags`, as executable `exe`.
+    fn polyc(&self, flags: &[&str], exe: &str) -> std::path::PathBuf {
+        let c = self.dir.join(format!("{exe}.c"));
+        let mut args = vec![self.src.to_str().unwrap(), "-o", c.to_str().unwrap()];
+        args.extend(flags);
+        let (code, _, err) = polyc(&args);
+        assert_eq!(code, 0, "{err}");
+        let exe = self.dir.join(exe);
+        gcc(&c, &exe, &["-fopenmp".into()]);
+        exe
+    }
+}
+
 /// A dot product and a matrix sum whose additions round: the same bits on 1, 2 and 3 threads (the
 /// rows combine in their order whatever ran them), within the last printed digit of the
 /// original's at other tile sizes, and the original's order exactly with `--no-reductions`.
 #[test]
 fn row_partials_do_not_depend_on_the_threads() {
     let dir = scratch_dir("reductions-threads");
-    let src = dir.join("sums.c");
-    std::fs::write(
-        &src,
+    let sums = Program::new(
+        &dir,
+        "sums",
         r#"#include <stdio.h>
 #define N 20000
 #define M 300
@@ -266,21 +301,9 @@ int main(void) {
   return 0;
 }
 "#,
-    )
-    .unwrap();
-    let original = dir.join("sums-orig");
-    gcc(&src, &original, &[]);
-    let expected = run_stdout(&original, &[]).unwrap();
-    let build = |flags: &[&str], exe: &str| {
-        let c = dir.join(format!("{exe}.c"));
-        let mut args = vec![src.to_str().unwrap(), "-o", c.to_str().unwrap()];
-        args.extend(flags);
-        let (code, _, err) = polyc(&args);
-        assert_eq!(code, 0, "{err}");
-        let exe = dir.join(exe);
-        gcc(&c, &exe, &["-fopenmp".into()]);
-        exe
-    };
+    );
+    let expected = &sums.expected;
+    let build = |flags: &[&str], exe: &str| sums.polyc(flags, exe);
     let rows = build(&[], "sums-rows");
     for sizes in ["", "1", "7", "1000"] {
         let outputs: Vec<String> = ["1", "2", "3"]
@@ -298,14 +321,14 @@ int main(void) {
             "sizes {sizes:?}: {outputs:?}"
         );
         assert_eq!(
-            compare_dumps_reassociated(&expected, &outputs[0]),
+            compare_dumps_reassociated(expected, &outputs[0]),
             None,
             "sizes {sizes:?}"
         );
     }
     let kept = build(&["--no-reductions"], "sums-kept");
     let env = [("POLYC_MIN_POINTS", "0"), ("POLYC_TILE_SIZES", "7")];
-    assert_eq!(run_stdout(&kept, &env).unwrap(), expected);
+    assert_eq!(run_stdout(&kept, &env).unwrap(), *expected);
 }
 
 /// With the default settings too: whether the rows run may not depend on the threads. A dot
@@ -315,9 +338,9 @@ int main(void) {
 #[test]
 fn whether_rows_run_does_not_depend_on_the_threads() {
     let dir = scratch_dir("reductions-plan");
-    let src = dir.join("dot.c");
-    std::fs::write(
-        &src,
+    let dot = Program::new(
+        &dir,
+        "dot",
         r#"#include <stdio.h>
 #define N 5000000
 static double a[N], b[N];
@@ -331,18 +354,10 @@ int main(void) {
   return 0;
 }
 "#,
-    )
-    .unwrap();
-    let original = dir.join("dot-orig");
-    gcc(&src, &original, &[]);
-    let expected = run_stdout(&original, &[]).unwrap();
-    let c = dir.join("dot-polyc.c");
-    let (code, _, err) = polyc(&[src.to_str().unwrap(), "-o", c.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
-    let exe = dir.join("dot-polyc");
-    gcc(&c, &exe, &["-fopenmp".into()]);
+    );
+    let (expected, exe) = (&dot.expected, dot.polyc(&[], "dot-polyc"));
     for threads in ["1", "2", "3"] {
         let out = run_stdout(&exe, &[("OMP_NUM_THREADS", threads)]).unwrap();
-        assert_eq!(out, expected, "{threads} threads");
+        assert_eq!(out, *expected, "{threads} threads");
     }
 }

@@ -235,17 +235,9 @@ fn integral(scop: &Scop, e: &Expr) -> bool {
             op: UnaryOp::Not, ..
         } => true,
         Expr::Unary { operand, .. } => integral(scop, operand),
-        Expr::Binary { op, lhs, rhs } => match op {
-            BinaryOp::Lt
-            | BinaryOp::Gt
-            | BinaryOp::Le
-            | BinaryOp::Ge
-            | BinaryOp::Eq
-            | BinaryOp::Ne
-            | BinaryOp::And
-            | BinaryOp::Or => true,
-            _ => integral(scop, lhs) && integral(scop, rhs),
-        },
+        Expr::Binary { op, lhs, rhs } => {
+            op.is_truth() || (integral(scop, lhs) && integral(scop, rhs))
+        }
         Expr::Ternary { then, other, .. } => integral(scop, then) && integral(scop, other),
         Expr::Cast { ty, .. } => !is_floating(ty.trim()),
     }
