@@ -99,6 +99,33 @@ fn schedule_dump_lists_scops_that_keep_their_original_code() {
     assert!(v["scops"][0]["kept_original"].is_string(), "{v}");
 }
 
+/// A degraded analysis is listed (issue 19: `--dump` shows which fallbacks fired): isl's exact
+/// dataflow fails on `tests/inputs/semantics/dataflow-fallback.c`'s `s`, so every earlier write
+/// stands as its source. gemm has none, and its JSON no `fallbacks` key.
+#[test]
+fn schedule_dump_lists_the_fallbacks_that_fired() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/inputs/semantics/dataflow-fallback.c")
+        .display()
+        .to_string();
+    let (code, text, err) = polyc(&[&src, "--dump", "schedule"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("  fallback: the dependences on `s` count every earlier write as a source"),
+        "{text}"
+    );
+    let (code, out, err) = polyc(&[&src, "--dump", "schedule", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let fallbacks = v["scops"][0]["fallbacks"].as_array().unwrap();
+    assert_eq!(fallbacks.len(), 1, "{v}");
+    let (file, inc) = gemm();
+    let (code, out, err) = polyc(&[&file, &inc, "--dump", "schedule", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["scops"][0].get("fallbacks").is_none(), "{v}");
+}
+
 #[test]
 fn schedule_dump_shows_reductions_and_privatised_scalars() {
     let (file, inc) = gemm();

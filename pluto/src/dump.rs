@@ -49,6 +49,10 @@ pub struct ScopScheduleJson {
     /// Scalars and arrays privatised by expansion: each became an array indexed by its loops
     /// (and its own subscripts).
     pub privatised: Vec<PrivatisedJson>,
+    /// Where an analysis degraded instead of failing ([`rosepolly::model::Scop::fallbacks`]);
+    /// left out when none did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fallbacks: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -134,6 +138,7 @@ pub fn json(file: &str, scops: &[Scop], results: &[Outcome]) -> ScheduleJson {
                 wavefront_reuse: r.wavefront_reuse.clone(),
                 reductions: reductions::find(scop),
                 privatised: privatised(scop),
+                fallbacks: scop.fallbacks.clone(),
             })
             .collect(),
     }
@@ -158,6 +163,9 @@ pub fn text(scops: &[Scop], results: &[Outcome]) -> String {
             scop.region.start.line,
             scop.region.end.line
         );
+        for f in &scop.fallbacks {
+            let _ = writeln!(out, "  fallback: {f}");
+        }
         let r = match r {
             Ok(r) => r,
             Err(why) => {

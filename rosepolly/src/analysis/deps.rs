@@ -102,6 +102,10 @@ impl Wanted {
 pub struct Analysed<'c> {
     pub complete: Vec<Dependence<'c>>,
     pub direct: Vec<Dependence<'c>>,
+    /// The data whose last writers isl could not give exactly (or whose answer could not be
+    /// checked), so that every earlier write stands for them: more dependences than exist, a
+    /// schedule legal for them is legal (a fallback `--dump schedule` lists).
+    pub approximated: Vec<String>,
 }
 
 /// One expensive isl step of the analysis, under `budget` isl operations and [`STEP_TIME`] when
@@ -141,6 +145,7 @@ fn analyze<'c>(
     let mut out = Analysed {
         complete: Vec::new(),
         direct: Vec::new(),
+        approximated: Vec::new(),
     };
     for datum in scop.symbols.data.keys() {
         let (reads, writes) = (
@@ -150,7 +155,8 @@ fn analyze<'c>(
         if writes.is_empty() {
             continue;
         }
-        let flow = last(ctx, budget, &reads, &writes, &schedule)?;
+        let (flow, exact) = last(ctx, budget, &reads, &writes, &schedule)?;
+        let mut approximated = !exact;
         let push = |out: &mut Vec<Dependence<'c>>, kind, rel: UnionMap<'c>, simplify: bool| {
             for m in rel.maps() {
                 if m.is_empty() {
@@ -176,8 +182,10 @@ fn analyze<'c>(
         };
         if wanted.direct() {
             // The first write after each read: the last one before it in reversed time.
-            let next_write = last(ctx, budget, &reads, &writes, &reversed)?.reverse();
-            let output = last(ctx, budget, &writes, &writes, &schedule)?;
+            let (next_write, exact_anti) = last(ctx, budget, &reads, &writes, &reversed)?;
+            let (output, exact_output) = last(ctx, budget, &writes, &writes, &schedule)?;
+            approximated |= !exact_anti || !exact_output;
+            let next_write = next_write.reverse();
             for (kind, rel) in [
                 (DepKind::Flow, flow.clone()),
                 (DepKind::Anti, next_write),
@@ -201,6 +209,9 @@ fn analyze<'c>(
                 let rel = step(ctx, budget, || rel.try_coalesce())?.unwrap_or(whole);
                 push(&mut out.complete, kind, rel, true)?;
             }
+        }
+        if approximated {
+            out.approximated.push(datum.clone());
         }
     }
     for deps in [&mut out.complete, &mut out.direct] {
@@ -304,8 +315,8 @@ fn original_order<'c>(ctx: &'c Ctx, scop: &Scop<'c>, reverse: bool) -> UnionMap<
     })
 }
 
-/// Source → sink for the last source access before each sink access (sources kill). Where isl
-/// fails on it (isl 0.27 reports "affine expression involves some of the domain dimensions" on
+/// Source → sink for the last source access before each sink access (sources kill), and whether
+/// that is exact. Where isl fails on it (isl 0.27 reports "affine expression involves some of the domain dimensions" on
 /// some strided nests with conditions: `tests/inputs/semantics/dataflow-fallback.c`), every
 /// earlier source instead: more dependences, so a schedule legal for them is legal.
 fn last<'c>(
@@ -314,7 +325,7 @@ fn last<'c>(
     sinks: &UnionMap<'c>,
     sources: &UnionMap<'c>,
     schedule: &UnionMap<'c>,
-) -> Result<UnionMap<'c>, OverBudget> {
+) -> Result<(UnionMap<'c>, bool), OverBudget> {
     let exact = step(ctx, budget, || {
         Dataflow {
             sink: sinks.clone(),
@@ -329,7 +340,7 @@ fn last<'c>(
         // `mod`): both wrong answers below had them, and the check costs a second dataflow
         // analysis, which made deriche's compilation five times slower.
         Ok(flow) if !(has_divs(sinks) || has_divs(sources) || has_divs(schedule)) => {
-            Ok(flow.must_dependence)
+            Ok((flow.must_dependence, true))
         }
         Ok(flow) => {
             let every = all_earlier(ctx, budget, sinks, sources, schedule)?;
@@ -341,12 +352,12 @@ fn last<'c>(
                 })
                 .and_then(Result::ok);
             Ok(if checked == Some(true) {
-                flow.must_dependence
+                (flow.must_dependence, true)
             } else {
-                every
+                (every, false)
             })
         }
-        Err(_) => all_earlier(ctx, budget, sinks, sources, schedule),
+        Err(_) => Ok((all_earlier(ctx, budget, sinks, sources, schedule)?, false)),
     }
 }
 

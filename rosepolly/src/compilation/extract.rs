@@ -159,6 +159,7 @@ pub fn build<'c>(
         exits: Vec::new(),
         derived: Vec::new(),
         untransformable: None,
+        fallbacks: Vec::new(),
     };
     for p in &scop.params {
         scop.names.name(p);
@@ -185,6 +186,11 @@ pub fn build<'c>(
             Ok(deps) => {
                 scop.dependences = deps.complete;
                 scop.direct_dependences = Some(deps.direct);
+                scop.fallbacks.extend(deps.approximated.iter().map(|d| {
+                    format!(
+                        "the dependences on `{d}` count every earlier write as a source (isl's exact dataflow failed on them, or its answer could not be checked)"
+                    )
+                }));
             }
             // A reason found before (an iterator's exit value) stays.
             Err(e) => {

@@ -60,6 +60,9 @@ pub struct Scop<'c> {
     /// [`Scop::dependences`] is empty; or isl could not compute the value an iterator that later
     /// code reads has after the SCoP. Schedulers and code generators check this first.
     pub untransformable: Option<String>,
+    /// Where an analysis degraded instead of failing, what it did (`--dump schedule` lists
+    /// them): the transformation stays correct, and may be less good.
+    pub fallbacks: Vec<String>,
 }
 
 /// A parameter defined as `(ty)(value)`, `value` an expression of earlier parameters.
