@@ -1,4 +1,6 @@
-//! Reductions across tiles on a GPU (issue 17, item 1).
+//! Reductions across tiles (issue 17, item 1): on a GPU, partial results per work-item combined
+//! atomically (below); on a CPU, a scalar reduction's partial result per row of tiles
+//! (`Lowering::partial_sums`), combined in the rows' order by the host's walk.
 //!
 //! A group whose tiles run in parallel along their first dimensions but not along the next,
 //! because only sums carry dependences there (bicg's `q[i] += A[i][j] * p[j]` along `j`), runs
