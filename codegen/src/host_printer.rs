@@ -11,7 +11,7 @@ use rosepolly::syntax::Node;
 
 use crate::c::{self, COptions};
 use crate::host::indent;
-use crate::ir::{size, GroupCode, ScopIr};
+use crate::ir::{size, ScopIr};
 use crate::names::user;
 
 /// What one target's host code does at each step of [`print()`].
@@ -160,9 +160,6 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns, key: &
     out
 }
 
-/// `polyc_tuned`, the tuning file's entry for the SCoP (or -1): its key's first fields `key`,
-/// then the parameters' names and values, from which the lookup formats `n=40,m=30` only when
-/// there is something to look up (formatting on every execution cost microseconds).
 /// How many rows of tiles a SCoP with partial results per row runs by default.
 const ROWS: i64 = 64;
 
@@ -172,22 +169,23 @@ const ROWS: i64 = 64;
 /// the rows' order, come out the same on any machine: 32 points a tile cost a dot product of 40
 /// million elements twice its original time, a probe and a loop every 32 additions.
 fn rows_extent(ir: &ScopIr) -> Option<Expr> {
-    ir.groups.iter().find_map(|g| match &g.code {
-        GroupCode::Tiled(t) if !t.partials.is_empty() && t.depth == 1 => {
-            // As a host control expression: `long` parameters (an unsigned `n` would make
-            // `n - 1 - 0 + 1` unsigned).
-            let (lo, hi) = &t.points[0];
-            let extent = Expr::binary(
-                BinaryOp::Add,
-                Expr::binary(BinaryOp::Sub, hi.clone(), lo.clone()),
-                Expr::int(1),
-            );
-            Some(c::host_control(&ir.data.params, &extent))
-        }
-        _ => None,
-    })
+    let t = ir
+        .tiled_groups()
+        .find(|t| !t.partials.is_empty() && t.depth == 1)?;
+    // As a host control expression: `long` parameters (an unsigned `n` would make
+    // `n - 1 - 0 + 1` unsigned).
+    let (lo, hi) = &t.points[0];
+    let extent = Expr::binary(
+        BinaryOp::Add,
+        Expr::binary(BinaryOp::Sub, hi.clone(), lo.clone()),
+        Expr::int(1),
+    );
+    Some(c::host_control(&ir.data.params, &extent))
 }
 
+/// `polyc_tuned`, the tuning file's entry for the SCoP (or -1): its key's first fields `key`,
+/// then the parameters' names and values, from which the lookup formats `n=40,m=30` only when
+/// there is something to look up (formatting on every execution cost microseconds).
 fn tuning_entry(ir: &ScopIr, config: &ConfigFns, key: &str) -> String {
     let params = &ir.data.params;
     let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();

@@ -362,6 +362,14 @@ pub struct WorkBox {
 }
 
 impl ScopIr {
+    /// Its tiled groups' code, in order.
+    pub fn tiled_groups(&self) -> impl Iterator<Item = &TiledGroup> {
+        self.groups.iter().filter_map(|g| match &g.code {
+            GroupCode::Tiled(t) => Some(&**t),
+            GroupCode::Untiled(_) => None,
+        })
+    }
+
     /// The atomic updates its kernels combine private partial results with: operator and C
     /// type of each (none where no kernel has private partial results).
     pub fn atomic_updates(&self) -> BTreeSet<(ReductionOp, String)> {
@@ -372,12 +380,10 @@ impl ScopIr {
             n.children().into_iter().for_each(|c| note(c, out));
         }
         let mut out = BTreeSet::new();
-        for g in &self.groups {
-            if let GroupCode::Tiled(t) = &g.code {
-                note(&t.body, &mut out);
-                if let Some(f) = &t.full_body {
-                    note(f, &mut out);
-                }
+        for t in self.tiled_groups() {
+            note(&t.body, &mut out);
+            if let Some(f) = &t.full_body {
+                note(f, &mut out);
             }
         }
         out

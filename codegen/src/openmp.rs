@@ -51,13 +51,10 @@ impl<'a> OpenMp<'a> {
 
     /// Whether some group sums floating-point values per row of tiles (a reassociation).
     fn reassociates(&self) -> bool {
-        self.ir.groups.iter().any(|g| match &g.code {
-            GroupCode::Tiled(t) => t
-                .partials
-                .iter()
-                .any(|p| matches!(p.elem.as_str(), "float" | "double")),
-            GroupCode::Untiled(_) => false,
-        })
+        self.ir
+            .tiled_groups()
+            .flat_map(|t| &t.partials)
+            .any(|p| matches!(p.elem.as_str(), "float" | "double"))
     }
 
     /// The C block that replaces the SCoP of the source file `program`.

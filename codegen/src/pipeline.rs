@@ -13,7 +13,7 @@ use crate::footprint;
 use crate::gpu_api::batch_source;
 use crate::gpu_host::{c_string, GpuHost};
 use crate::host::indent;
-use crate::ir::{GroupCode, ScopData, ScopIr};
+use crate::ir::{ScopData, ScopIr};
 use crate::lower::{Device, Lowering};
 use crate::openmp::OpenMp;
 
@@ -139,10 +139,9 @@ impl ScopJob<'_, '_> {
         let Some(b) = diamond else {
             return Ok(ir);
         };
-        let maps_first = ir.groups.iter().any(|g| match &g.code {
-            GroupCode::Tiled(t) => t.threads.as_ref().is_some_and(|l| l.dims().contains(&0)),
-            GroupCode::Untiled(_) => false,
-        });
+        let maps_first = ir
+            .tiled_groups()
+            .any(|t| t.threads.as_ref().is_some_and(|l| l.dims().contains(&0)));
         if !maps_first {
             return Ok(ir);
         }
@@ -182,11 +181,9 @@ impl ScopJob<'_, '_> {
         // A band of one dimension is left untiled on a CPU, unless its tiles run in parallel
         // with a scalar reduction's partial results (a dot product, a norm).
         let scalar_reduction = || {
-            rosepolly::analysis::reductions::find(scop).iter().any(|r| {
-                scop.symbols
-                    .get(&r.datum)
-                    .is_some_and(|d| d.extents.is_empty())
-            })
+            rosepolly::analysis::reductions::find(scop)
+                .iter()
+                .any(|r| scop.symbols.get(&r.datum).is_some_and(|d| d.is_scalar()))
         };
         if device == Device::Cpu
             && lowered.1.is_none()
@@ -199,10 +196,7 @@ impl ScopJob<'_, '_> {
             };
             // (Where that lowering fails, the first stands.)
             if let Ok((ir, band)) = lower(&one) {
-                if ir.groups.iter().any(|g| match &g.code {
-                    GroupCode::Tiled(t) => !t.partials.is_empty(),
-                    GroupCode::Untiled(_) => false,
-                }) {
+                if ir.tiled_groups().any(|t| !t.partials.is_empty()) {
                     return Ok((ir, band));
                 }
             }

@@ -174,9 +174,9 @@ impl Lowering<'_, '_> {
         }
         let scop = self.scop;
         let scalar = |r: &reductions::Reduction| {
-            scop.symbols.get(&r.datum).is_some_and(|d| {
-                d.extents.is_empty() && d.storage != rosepolly::model::Storage::Expanded
-            })
+            scop.symbols
+                .get(&r.datum)
+                .is_some_and(|d| d.is_scalar() && d.storage != rosepolly::model::Storage::Expanded)
         };
         let Some((stmts, parallel)) = self.relaxable(group, &scalar) else {
             return unchanged(body, full);
