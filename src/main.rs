@@ -183,6 +183,11 @@ enum Stage {
     /// Every SCoP in the OpenScop format (version 0.9: context, domains, original scattering,
     /// accesses, bodies, arrays), for Clan/Candl/Pluto-style tools; not with --json.
     Openscop,
+    /// Where compiling each SCoP for --target did less than it could and went on: dataflow
+    /// approximated, diamond tiling given up, a band left untiled, ASTs built without
+    /// separation or left unchecked, serial OpenCL kernels, a SCoP run on the host or kept as
+    /// written. Runs the whole compilation; writes no program.
+    Fallbacks,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -303,7 +308,7 @@ fn check_usage(cli: &Cli) -> Result<(), String> {
     if cli.json && matches!(cli.dump, Some(Stage::Openscop)) {
         return Err("--dump openscop writes OpenScop; --json does not apply to it".into());
     }
-    if gpu && cli.dump.is_none() {
+    if gpu && matches!(cli.dump, None | Some(Stage::Fallbacks)) {
         if cli.no_tile {
             return Err(
                 "--no-tile applies to --target c only: OpenCL and CUDA kernels run tiles".into(),
@@ -404,6 +409,19 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
                 }
             }
             Stage::Openscop => rosepolly::openscop::text(&ctx, &file, &scops)?,
+            Stage::Fallbacks => {
+                let target = target(cli, None);
+                let output = codegen::compile(&ctx, &src, &scops, &compile_options(cli, target))?;
+                if cli.json {
+                    json(&codegen::degraded::Report {
+                        file: &file,
+                        target: target_name(target),
+                        scops: &output.fallbacks,
+                    })
+                } else {
+                    codegen::degraded::text(&output.fallbacks)
+                }
+            }
         };
         return match &cli.output {
             Some(out) => write_output(out, &text),
@@ -417,13 +435,38 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
         .output
         .as_ref()
         .expect("clap requires -o without --dump");
-    let target = match (cli.target, out.extension().and_then(|e| e.to_str())) {
+    let copts = compile_options(cli, target(cli, Some(out)));
+    let output = codegen::compile(&ctx, &src, &scops, &copts)?;
+    for w in &output.warnings {
+        eprintln!("{}: warning: {}", w.loc, w.message);
+    }
+    write_output(out, &output.text)
+}
+
+/// The target: `--target`, else CUDA for an output ending in `.cu`, else C.
+fn target(cli: &Cli, out: Option<&Path>) -> Target {
+    match (
+        cli.target,
+        out.and_then(|o| o.extension()).and_then(|e| e.to_str()),
+    ) {
         (Some(TargetArg::C), _) => Target::C,
         (Some(TargetArg::Opencl), _) => Target::OpenCl,
         (Some(TargetArg::Cuda), _) | (None, Some("cu")) => Target::Cuda,
         (None, _) => Target::C,
-    };
-    let copts = CompileOptions {
+    }
+}
+
+/// The `--target` value naming `target`.
+fn target_name(target: Target) -> &'static str {
+    match target {
+        Target::C => TargetArg::C.flag(),
+        Target::OpenCl => TargetArg::Opencl.flag(),
+        Target::Cuda => TargetArg::Cuda.flag(),
+    }
+}
+
+fn compile_options(cli: &Cli, target: Target) -> CompileOptions {
+    CompileOptions {
         target,
         tile: !cli.no_tile,
         pluto: pluto_options(cli),
@@ -432,12 +475,7 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
         fixed_tile_sizes: cli.fixed_tile_sizes.as_ref().map(|s| s.0.clone()),
         intra_wavefront: cli.intra_wavefront,
         reductions: !cli.no_reductions,
-    };
-    let output = codegen::compile(&ctx, &src, &scops, &copts)?;
-    for w in &output.warnings {
-        eprintln!("{}: warning: {}", w.loc, w.message);
     }
-    write_output(out, &output.text)
 }
 
 /// Write the output safely (see [`output`]).

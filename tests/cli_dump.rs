@@ -1,4 +1,4 @@
-//! `polyc FILE --dump model|deps|schedule|buffers [--json]` on a suite kernel: the documented JSON keys,
+//! `polyc FILE --dump model|deps|schedule|buffers|fallbacks [--json]` on a suite kernel: the documented JSON keys,
 //! and the same facts in the text form.
 
 mod common;
@@ -119,11 +119,67 @@ fn schedule_dump_lists_the_fallbacks_that_fired() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let fallbacks = v["scops"][0]["fallbacks"].as_array().unwrap();
     assert_eq!(fallbacks.len(), 1, "{v}");
+    // The scheduler's own: a diamond search cut short.
+    let diamond = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/inputs/hostile/diamond-distances.c")
+        .display()
+        .to_string();
+    let (code, text, err) = polyc(&[&diamond, "--dump", "schedule"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("  fallback: the band at dimensions 0-1 keeps skewed tiles"),
+        "{text}"
+    );
     let (file, inc) = gemm();
     let (code, out, err) = polyc(&[&file, &inc, "--dump", "schedule", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["scops"][0].get("fallbacks").is_none(), "{v}");
+}
+
+#[test]
+fn fallbacks_dump_lists_each_scops_degradations_for_its_target() {
+    let hostile = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/inputs/hostile")
+            .join(name)
+            .display()
+            .to_string()
+    };
+    // The suite compiles without any (gemm stands for the 90 compilations, which were checked
+    // by hand: docs/decisions.md).
+    let (file, inc) = gemm();
+    let (code, text, err) = polyc(&[&file, &inc, "--dump", "fallbacks", "--target", "cuda"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.len() == 2 && lines[0].starts_with("SCoP 0 in kernel_gemm, ") && lines[1] == "  none",
+        "{text}"
+    );
+    // One phase each: tiling (the C target), code generation (OpenCL only).
+    let fm = hostile("fm-row-limit.c");
+    let (code, out, err) = polyc(&[&fm, "--dump", "fallbacks", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["target"], "c");
+    let scop = &v["scops"][0];
+    assert_eq!(scop["function"], "kernel");
+    assert_eq!(scop["start"]["line"], 8);
+    assert_eq!(scop["fallbacks"][0]["phase"], "tiling", "{v}");
+    let barriers = hostile("pocl-barrier-regions.c");
+    let (code, c, err) = polyc(&[&barriers, "--dump", "fallbacks"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, opencl, err) = polyc(&[&barriers, "--dump", "fallbacks", "--target", "opencl"]);
+    assert_eq!(code, 0, "{err}");
+    let serial = "run each tile on one work-item, without barriers";
+    assert!(
+        !c.contains(serial) && opencl.contains(serial),
+        "{c}\n{opencl}"
+    );
+    assert!(
+        opencl.contains("\n  code generation: the OpenCL kernels of group 0"),
+        "{opencl}"
+    );
 }
 
 #[test]

@@ -5,6 +5,10 @@
 //! message located at that line, no output file). Inputs that cannot carry such a line (an empty
 //! file, binary bytes, a directory, a missing file, an output in a missing directory) are made
 //! here. `tests/inputs/invalid/` holds the inputs outside the SCoP rules.
+//!
+//! An input that makes polyc degrade instead of fail says so in a line `// fallback: TEXT` (or
+//! `// fallback opencl: TEXT` for that target): `polyc --dump fallbacks` must list TEXT, so that
+//! the input keeps exercising the bound it was written for.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -103,6 +107,42 @@ fn check(input: &Path, out: &Path, expect: &Expect) -> Option<String> {
     }
 }
 
+/// The `// fallback [TARGET]: TEXT` lines of `path`, as (target, text).
+fn fallbacks_expected(path: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("// fallback"))
+        .map(|rest| {
+            let (target, text) = rest.split_once(": ").unwrap();
+            let target = match target.trim() {
+                "" => "c",
+                t => t,
+            };
+            (target.to_string(), text.trim().to_string())
+        })
+        .collect()
+}
+
+/// What `--dump fallbacks` of `input` lacks of its `// fallback` lines, if anything.
+fn check_fallbacks(input: &Path) -> Option<String> {
+    let name = input.file_name().unwrap().to_str().unwrap();
+    let missing: Vec<String> = fallbacks_expected(input)
+        .into_iter()
+        .filter_map(|(target, text)| {
+            let r = Command::new("timeout")
+                .args(["60", env!("CARGO_BIN_EXE_polyc"), "--dump", "fallbacks"])
+                .args(["--target", &target])
+                .arg(input)
+                .output()
+                .unwrap();
+            let dump = String::from_utf8_lossy(&r.stdout);
+            (!r.status.success() || !dump.contains(&text))
+                .then(|| format!("{name} ({target}): `{text}` not in\n{dump}"))
+        })
+        .collect();
+    (!missing.is_empty()).then(|| missing.join("\n"))
+}
+
 #[test]
 fn hostile_inputs_get_their_expected_outcome() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/hostile");
@@ -117,7 +157,7 @@ fn hostile_inputs_get_their_expected_outcome() {
         .iter()
         .filter_map(|i| {
             let out = work.join(i.file_name().unwrap());
-            check(i, &out, &expectation(i))
+            check(i, &out, &expectation(i)).or_else(|| check_fallbacks(i))
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -122,6 +122,11 @@ pub const SERIAL_BARRIER_LOOPS: usize = 8;
 /// loops of at most 4, took 130 s to build for one work-group size (PoCL builds again for each):
 /// its first 4, 6, 8, 10 loops 0.6, 1.4, 2.7 and 17 s.
 pub fn serial(g: &GroupIr, dialect: Dialect) -> bool {
+    serial_why(g, dialect).is_some()
+}
+
+/// Why group `g`'s kernels are [`serial`], for `--dump fallbacks`; `None` where they are not.
+pub fn serial_why(g: &GroupIr, dialect: Dialect) -> Option<String> {
     let is_barrier = |n: &KNode| *n == KNode::Barrier;
     let codes: Vec<&KNode> = match &g.code {
         GroupCode::Untiled(code) => vec![code],
@@ -130,10 +135,22 @@ pub fn serial(g: &GroupIr, dialect: Dialect) -> bool {
     let barriers: usize = codes.iter().map(|c| c.count(&is_barrier)).sum();
     let in_one_loop = codes.iter().map(|c| loop_barriers(c)).max().unwrap_or(0);
     let loops: usize = codes.iter().map(|c| barrier_loops(c)).sum();
-    dialect == Dialect::OpenCl
-        && (barriers > SERIAL_BARRIERS
-            || in_one_loop > SERIAL_LOOP_BARRIERS
-            || loops > SERIAL_BARRIER_LOOPS)
+    let why = if barriers > SERIAL_BARRIERS {
+        format!("{barriers} barriers, over {SERIAL_BARRIERS}")
+    } else if in_one_loop > SERIAL_LOOP_BARRIERS {
+        format!("{in_one_loop} barriers in one loop, over {SERIAL_LOOP_BARRIERS}")
+    } else if loops > SERIAL_BARRIER_LOOPS {
+        format!("{loops} loops holding barriers, over {SERIAL_BARRIER_LOOPS}")
+    } else {
+        return None;
+    };
+    (dialect == Dialect::OpenCl).then(|| {
+        format!(
+            "the OpenCL kernels of group {} ({}) run each tile on one work-item, without barriers ({why}): PoCL's kernel compiler takes minutes on such kernels",
+            g.index,
+            g.names.join(", ")
+        )
+    })
 }
 
 /// The barriers of `n` outside the loops inside it.

@@ -2,11 +2,12 @@
 //! splice the results into the user's file.
 
 use rosepolly::compilation::SourceUnit;
-use rosepolly::diag::{Diagnostic, Diagnostics, Loc};
+use rosepolly::diag::{Diagnostic, Diagnostics, Fallback, Loc, Phase};
 use rosepolly::math::isl::Ctx;
 use rosepolly::model::Scop;
 
 use crate::c;
+use crate::degraded::ScopFallbacks;
 use crate::device::{self, Dialect};
 use crate::exits;
 use crate::fallback;
@@ -65,6 +66,8 @@ impl Default for CompileOptions {
 pub struct Output {
     pub text: String,
     pub warnings: Vec<Diagnostic>,
+    /// Per SCoP, where the compilation did less than it could (`--dump fallbacks`).
+    pub fallbacks: Vec<ScopFallbacks>,
 }
 
 /// Generate the transformed file.
@@ -103,6 +106,7 @@ pub fn compile(
     })?;
     let mut regions = Vec::new();
     let mut warnings = Vec::new();
+    let mut fallbacks = Vec::new();
     let mut kernels = String::new();
     let mut host_fallback = false;
     let mut needs_spans = false;
@@ -121,114 +125,144 @@ pub fn compile(
                 format!("this SCoP cannot run on a GPU target: {why}"),
             )));
         }
-        let pluto_opts = pluto::PlutoOptions {
-            distribute_inner: gpu.is_some(),
-            ..opts.pluto
-        };
-        let schedule = match pluto::schedule_or_original(ctx, scop, &pluto_opts) {
-            Ok((s, None)) => s,
-            Ok((s, Some(e))) => {
-                warnings.push(
-                    Diagnostic::new(
-                        scop.region.start.clone(),
-                        format!("scheduling failed ({e}); keeping the original loop order"),
-                    )
-                    .with_note("the generated code is correct but not transformed"),
-                );
-                s
-            }
-            Err(why) => {
-                warnings.push(kept_original(scop, &why, OVER_BUDGET));
-                continue;
-            }
-        };
-        // A SCoP whose dependences are unknown (the scheduler refuses it, above), or whose
-        // iterators' final values or guard cannot be printed, keeps the user's lines as they are.
-        let (exits, guard) = match exits::assignments(ctx, scop)
-            .and_then(|e| Ok((e, fallback::guard(ctx, scop)?)))
-        {
-            Ok(printable) => printable,
-            Err(why) => {
-                warnings.push(kept_original(scop, &why, WIDE_CONSTANTS));
-                continue;
-            }
-        };
-        let (first, last) = (scop.region.start.line, scop.region.end.line);
-        let lines = if scop.region.marked {
-            (first + 1, last - 1)
-        } else {
-            (first, last)
-        };
-        let user_lines = fallback::user_lines(&original, &main, lines);
-        // The C target's untiled path calls the lines in a function of their own, where it can.
-        let outlined = (gpu.is_none() && opts.tile)
-            .then(|| outline::outline(src, scop, &original, &user_lines))
-            .flatten();
-        let untiled = outlined.as_ref().map_or(&user_lines, |o| &o.call);
-        let job = ScopJob {
-            ctx,
-            scop,
-            schedule: &schedule,
-            prefix: &prefix,
-            program: &program,
-            opts,
-        };
-        let code = match generate(&job, gpu, untiled) {
-            Ok(ScopCode::Host(code)) => code,
-            Ok(ScopCode::Gpu { host, device }) => {
-                kernels.push_str(&device);
-                host
-            }
-            Ok(ScopCode::HostFallback(code, why)) => {
-                let (message, note) = match why {
-                    HostWhy::NoParallelism => (
-                        "this SCoP has no parallelism a GPU could use under its schedule; it runs on the host, as the C+OpenMP target's tiled code".to_string(),
-                        "every loop carries a dependence (scalars reused across iterations are a common cause)",
-                    ),
-                    HostWhy::KernelSize(bytes) => (
-                        format!("this SCoP's OpenCL kernels would take {} KB of source, over polyc's limit of {} KB; it runs on the host, as the C+OpenMP target's tiled code", bytes >> 10, MAX_OPENCL_KERNELS >> 10),
-                        "OpenCL compiles kernels when the program runs: PoCL took minutes on 3 MB of them",
-                    ),
-                };
-                warnings.push(Diagnostic::new(scop.region.start.clone(), message).with_note(note));
-                host_fallback = true;
+        // What was recorded before this SCoP belongs to no SCoP's code.
+        ctx.take_fallbacks();
+        let mut fell: Vec<Fallback> = scop
+            .fallbacks
+            .iter()
+            .map(|f| Fallback::new(Phase::Analysis, f.clone()))
+            .collect();
+        'scop: {
+            let pluto_opts = pluto::PlutoOptions {
+                distribute_inner: gpu.is_some(),
+                ..opts.pluto
+            };
+            let schedule = match pluto::schedule_or_original(ctx, scop, &pluto_opts) {
+                Ok((s, None)) => {
+                    if let Some(d) = s.original_order_from {
+                        fell.push(Fallback::new(
+                            Phase::Scheduling,
+                            format!("from dimension {d} on, the original execution order: Pluto found no further legal hyperplane"),
+                        ));
+                    }
+                    s
+                }
+                Ok((s, Some(e))) => {
+                    fell.push(Fallback::new(
+                        Phase::Scheduling,
+                        format!("scheduling failed ({e}); the original loop order"),
+                    ));
+                    warnings.push(
+                        Diagnostic::new(
+                            scop.region.start.clone(),
+                            format!("scheduling failed ({e}); keeping the original loop order"),
+                        )
+                        .with_note("the generated code is correct but not transformed"),
+                    );
+                    s
+                }
+                Err(why) => {
+                    fell.push(kept(Phase::Scheduling, &why));
+                    warnings.push(kept_original(scop, &why, OVER_BUDGET));
+                    break 'scop;
+                }
+            };
+            // A SCoP whose dependences are unknown (the scheduler refuses it, above), or whose
+            // iterators' final values or guard cannot be printed, keeps the user's lines as they are.
+            let (exits, guard) = match exits::assignments(ctx, scop)
+                .and_then(|e| Ok((e, fallback::guard(ctx, scop)?)))
+            {
+                Ok(printable) => printable,
+                Err(why) => {
+                    fell.push(kept(Phase::CodeGeneration, &why));
+                    warnings.push(kept_original(scop, &why, WIDE_CONSTANTS));
+                    break 'scop;
+                }
+            };
+            let (first, last) = (scop.region.start.line, scop.region.end.line);
+            let lines = if scop.region.marked {
+                (first + 1, last - 1)
+            } else {
+                (first, last)
+            };
+            let user_lines = fallback::user_lines(&original, &main, lines);
+            // The C target's untiled path calls the lines in a function of their own, where it can.
+            let outlined = (gpu.is_none() && opts.tile)
+                .then(|| outline::outline(src, scop, &original, &user_lines))
+                .flatten();
+            let untiled = outlined.as_ref().map_or(&user_lines, |o| &o.call);
+            let job = ScopJob {
+                ctx,
+                scop,
+                schedule: &schedule,
+                prefix: &prefix,
+                program: &program,
+                opts,
+            };
+            let code = match generate(&job, gpu, untiled) {
+                Ok(ScopCode::Host(code)) => code,
+                Ok(ScopCode::Gpu { host, device }) => {
+                    kernels.push_str(&device);
+                    host
+                }
+                Ok(ScopCode::HostFallback(code, why)) => {
+                    let (message, note) = match why {
+                        HostWhy::NoParallelism => (
+                            "this SCoP has no parallelism a GPU could use under its schedule; it runs on the host, as the C+OpenMP target's tiled code".to_string(),
+                            "every loop carries a dependence (scalars reused across iterations are a common cause)",
+                        ),
+                        HostWhy::KernelSize(bytes) => (
+                            format!("this SCoP's OpenCL kernels would take {} KB of source, over polyc's limit of {} KB; it runs on the host, as the C+OpenMP target's tiled code", bytes >> 10, MAX_OPENCL_KERNELS >> 10),
+                            "OpenCL compiles kernels when the program runs: PoCL took minutes on 3 MB of them",
+                        ),
+                    };
+                    fell.push(Fallback::new(Phase::CodeGeneration, message.clone()));
+                    warnings
+                        .push(Diagnostic::new(scop.region.start.clone(), message).with_note(note));
+                    host_fallback = true;
+                    code
+                }
+                Err(why) => {
+                    fell.push(kept(Phase::CodeGeneration, &why));
+                    warnings.push(kept_original(scop, &why, OVER_BUDGET));
+                    break 'scop;
+                }
+            };
+            warnings.extend(rosepolly::compilation::aliasing::overlapping_calls(
+                src, scop,
+            ));
+            let code = code + &exits;
+            needs_spans |= guard.as_ref().is_some_and(|(decls, _)| !decls.is_empty());
+            needs_alloc |= scop.symbols.data.values().any(|d| d.expands.is_some());
+            let code = match &guard {
+                Some(guard) => fallback::wrap(scop, guard, &code, &user_lines),
+                None => code,
+            };
+            let defs = c::derived_params(scop);
+            // One block, so that the declarations stay local to the SCoP.
+            let code = if defs.is_empty() && guard.is_none() {
                 code
+            } else {
+                format!("  {{\n{defs}{code}  }}\n")
+            };
+            if let Some(o) = outlined.filter(|o| code.contains(&o.name)) {
+                // An empty range before the enclosing function's head: an insertion.
+                regions.push(Region {
+                    first_line: o.before_line,
+                    last_line: o.before_line - 1,
+                    code: namespace.apply(&o.definition),
+                });
             }
-            Err(why) => {
-                warnings.push(kept_original(scop, &why, OVER_BUDGET));
-                continue;
-            }
-        };
-        warnings.extend(rosepolly::compilation::aliasing::overlapping_calls(
-            src, scop,
-        ));
-        let code = code + &exits;
-        needs_spans |= guard.as_ref().is_some_and(|(decls, _)| !decls.is_empty());
-        needs_alloc |= scop.symbols.data.values().any(|d| d.expands.is_some());
-        let code = match &guard {
-            Some(guard) => fallback::wrap(scop, guard, &code, &user_lines),
-            None => code,
-        };
-        let defs = c::derived_params(scop);
-        // One block, so that the declarations stay local to the SCoP.
-        let code = if defs.is_empty() && guard.is_none() {
-            code
-        } else {
-            format!("  {{\n{defs}{code}  }}\n")
-        };
-        if let Some(o) = outlined.filter(|o| code.contains(&o.name)) {
-            // An empty range before the enclosing function's head: an insertion.
             regions.push(Region {
-                first_line: o.before_line,
-                last_line: o.before_line - 1,
-                code: namespace.apply(&o.definition),
+                first_line: scop.region.start.line,
+                last_line: scop.region.end.line,
+                code: namespace.apply(&code),
             });
         }
-        regions.push(Region {
-            first_line: scop.region.start.line,
-            last_line: scop.region.end.line,
-            code: namespace.apply(&code),
-        });
+        fell.extend(ctx.take_fallbacks());
+        // Stable: within a phase, in the order they happened.
+        fell.sort_by_key(|f| f.phase);
+        fallbacks.push(ScopFallbacks::new(scop, fell));
     }
     // The overlap checks' range arithmetic, on the C target.
     let spans = match (needs_spans, needs_alloc) {
@@ -261,7 +295,11 @@ pub fn compile(
     let preamble = namespace.apply(&preamble);
     let text = splice::splice(&original, &main, &preamble, &regions)
         .map_err(|e| Diagnostics::one(Diagnostic::new(Loc::new(&main, 0, None), e.to_string())))?;
-    Ok(Output { text, warnings })
+    Ok(Output {
+        text,
+        warnings,
+        fallbacks,
+    })
 }
 
 /// What one SCoP's code generation gives.
@@ -337,6 +375,11 @@ fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &str) -> Result<ScopCo
 const OVER_BUDGET: &str = "polyc bounds its analyses, its scheduler and its code generation so that it finishes on every input; this SCoP went past one of those bounds";
 const WIDE_CONSTANTS: &str =
     "C's wrap-around of unsigned bounds gives isl's formulas constants that 64-bit code cannot hold";
+
+/// The fallback of a SCoP left as the user wrote it.
+fn kept(phase: Phase, why: &str) -> Fallback {
+    Fallback::new(phase, format!("the SCoP keeps its original code: {why}"))
+}
 
 /// The warning for a SCoP left as the user wrote it.
 fn kept_original(scop: &Scop, why: &str, note: &str) -> Diagnostic {

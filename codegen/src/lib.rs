@@ -13,6 +13,7 @@
 pub mod atomics;
 pub mod buffers;
 pub mod c;
+pub mod degraded;
 pub mod device;
 pub mod driver;
 pub mod exits;

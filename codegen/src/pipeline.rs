@@ -2,6 +2,7 @@
 //! for a target (schedule → tile space → IR → text). The driver runs it per SCoP; nothing
 //! else strings these steps together.
 
+use rosepolly::diag::Phase;
 use rosepolly::math::isl::{AstFailure, Ctx};
 use rosepolly::model::Scop;
 use rosepolly::syntax::{self, RecoveryOptions};
@@ -39,6 +40,13 @@ impl ScopJob<'_, '_> {
         let ir = self.lowered(Device::Gpu, self.opts.intra_wavefront)?;
         if !ir.has_device_parallelism() {
             return Ok(None);
+        }
+        for why in ir
+            .groups
+            .iter()
+            .filter_map(|g| crate::device::serial_why(g, dialect))
+        {
+            ctx.fell_back(Phase::CodeGeneration, why);
         }
         let device = DeviceCode { ir: &ir, dialect };
         let source_name = format!("polyc_cl_source_{}", scop.id);
@@ -134,6 +142,7 @@ impl ScopJob<'_, '_> {
     /// row lies in its tile's box, which a diamond's first row does not (its tiles are cut
     /// along another row): such a SCoP is lowered again with skewed tiles.
     fn lowered(&self, device: Device, force_wavefront: bool) -> Result<ScopIr, AstFailure> {
+        let mark = self.ctx.fallback_mark();
         let (ir, band) = self.lower_schedule(self.schedule, device, force_wavefront)?;
         let diamond = band.filter(|&b| self.schedule.bands[b].diamond.is_some());
         let Some(b) = diamond else {
@@ -147,6 +156,8 @@ impl ScopJob<'_, '_> {
         }
         let mut skewed = self.schedule.clone();
         skewed.bands[b].diamond = None;
+        // What the diamond's lowering gave up on does not apply to the code.
+        self.ctx.forget_fallbacks(mark..self.ctx.fallback_mark());
         Ok(self.lower_schedule(&skewed, device, force_wavefront)?.0)
     }
 
@@ -177,6 +188,7 @@ impl ScopJob<'_, '_> {
             .lower()?;
             Ok((ir, space.band))
         };
+        let first = ctx.fallback_mark();
         let lowered = lower(&policy)?;
         // A band of one dimension is left untiled on a CPU, unless its tiles run in parallel
         // with a scalar reduction's partial results (a dot product, a norm).
@@ -194,12 +206,16 @@ impl ScopJob<'_, '_> {
                 min_depth: 1,
                 ..policy
             };
-            // (Where that lowering fails, the first stands.)
+            // (Where that lowering fails, the first stands.) Only the fallbacks of the
+            // lowering taken apply.
+            let second = ctx.fallback_mark();
             if let Ok((ir, band)) = lower(&one) {
                 if ir.tiled_groups().any(|t| !t.partials.is_empty()) {
+                    ctx.forget_fallbacks(first..second);
                     return Ok((ir, band));
                 }
             }
+            ctx.forget_fallbacks(second..ctx.fallback_mark());
         }
         Ok(lowered)
     }

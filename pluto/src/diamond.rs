@@ -32,6 +32,7 @@
 
 use std::collections::HashMap;
 
+use rosepolly::diag::Phase;
 use rosepolly::math::isl::{Ctx, DimType, Map};
 use rosepolly::model::Scop;
 use serde::Serialize;
@@ -142,9 +143,15 @@ fn find<'c>(
     let mut partners: Vec<usize> = (1..band.depth).collect();
     partners.sort_by_key(|&k| loop_depth_key(scop, schedule, band.start + k));
     let n = scop.statements.len();
+    let mut too_many = None;
     for partner in partners {
-        let Some(distances) = distances(scop, &pieces, &schedule.rows, band.start, partner) else {
-            continue;
+        let distances = match distances(scop, &pieces, &schedule.rows, band.start, partner) {
+            Ok(distances) => distances,
+            Err(Uncounted::Unbounded) => continue,
+            Err(Uncounted::Past(count)) => {
+                too_many = Some((partner, count));
+                continue;
+            }
         };
         let found = (1..=MAX_MU).find_map(|mu| {
             let edges: Vec<(usize, usize, i64)> = distances
@@ -160,7 +167,27 @@ fn find<'c>(
             return Some((partner, diamond, pieces));
         }
     }
+    // The search was cut short, not proven empty: say so.
+    if let Some((partner, count)) = too_many {
+        let count = count.map_or("more than 2^63".to_string(), |c| c.to_string());
+        ctx.fell_back(
+            Phase::Scheduling,
+            format!(
+                "the band at dimensions {}-{} keeps skewed tiles (a pipelined start), not diamond tiles: its dependences have {count} distance vectors along its rows 0 and {partner}, past the {MAX_DISTANCES} the diamond search takes",
+                band.start,
+                band.start + band.depth - 1
+            ),
+        );
+    }
     None
+}
+
+/// Why a dependence's distance vectors were not enumerated.
+enum Uncounted {
+    /// Some are unbounded: no diamond exists.
+    Unbounded,
+    /// More than [`MAX_DISTANCES`] (their count, where isl gave one): not searched.
+    Past(Option<u64>),
 }
 
 /// How deep in the original nests the loops a row moves along are: per statement, the
@@ -181,31 +208,31 @@ fn loop_depth_key(scop: &Scop, schedule: &Schedule, d: usize) -> usize {
 type Distances = HashMap<(usize, usize), Vec<(i64, i64)>>;
 
 /// Per statement pair, the distance vectors of every piece along the band's first row and
-/// its row `partner`; `None` when some are unbounded or too many.
+/// its row `partner`; an error when some are unbounded or too many.
 fn distances(
     scop: &Scop,
     pieces: &[Piece],
     rows: &[Vec<Row>],
     start: usize,
     partner: usize,
-) -> Option<Distances> {
+) -> Result<Distances, Uncounted> {
     let mut out = Distances::new();
     for p in pieces {
         let points = distance_vectors(scop, p, rows, start, start + partner)?;
         out.entry((p.src, p.sink)).or_default().extend(points);
     }
-    Some(out)
+    Ok(out)
 }
 
 /// The distance vectors `(r1_T(y) - r1_S(x), r2_T(y) - r2_S(x))` of a piece along dimensions
-/// `d1` and `d2`, for any parameter values; `None` when they are unbounded or too many.
+/// `d1` and `d2`, for any parameter values; an error when they are unbounded or too many.
 fn distance_vectors(
     scop: &Scop,
     piece: &Piece,
     rows: &[Vec<Row>],
     d1: usize,
     d2: usize,
-) -> Option<Vec<(i64, i64)>> {
+) -> Result<Vec<(i64, i64)>, Uncounted> {
     let to_times = |s: usize| -> Map {
         let st = &scop.statements[s];
         let names = st.domain.dim_names();
@@ -230,10 +257,15 @@ fn distance_vectors(
         .deltas();
     let n_params = times.dim(DimType::Param);
     let set = times.project_out(DimType::Param, 0, n_params).coalesce();
-    if !set.is_bounded() || set.count().is_none_or(|c| c > MAX_DISTANCES) {
-        return None;
+    if !set.is_bounded() {
+        return Err(Uncounted::Unbounded);
     }
-    Some(set.points().into_iter().map(|p| (p[0], p[1])).collect())
+    match set.count() {
+        Some(c) if c <= MAX_DISTANCES => {
+            Ok(set.points().into_iter().map(|p| (p[0], p[1])).collect())
+        }
+        count => Err(Uncounted::Past(count)),
+    }
 }
 
 /// The smallest non-negative `c` with `c[t] - c[s] >= w` for every edge `(s, t, w)`; `None`

@@ -138,10 +138,17 @@ pub fn json(file: &str, scops: &[Scop], results: &[Outcome]) -> ScheduleJson {
                 wavefront_reuse: r.wavefront_reuse.clone(),
                 reductions: reductions::find(scop),
                 privatised: privatised(scop),
-                fallbacks: scop.fallbacks.clone(),
+                fallbacks: fallbacks(scop, r),
             })
             .collect(),
     }
+}
+
+/// The analysis's fallbacks ([`Scop::fallbacks`]) and the scheduler's
+/// ([`crate::Scheduled::fallbacks`]), as sentences.
+fn fallbacks(scop: &Scop, r: &crate::Scheduled) -> Vec<String> {
+    let scheduling = r.fallbacks.iter().map(|f| f.what.clone());
+    scop.fallbacks.iter().cloned().chain(scheduling).collect()
 }
 
 fn flags(v: &[bool]) -> String {
@@ -163,16 +170,19 @@ pub fn text(scops: &[Scop], results: &[Outcome]) -> String {
             scop.region.start.line,
             scop.region.end.line
         );
-        for f in &scop.fallbacks {
-            let _ = writeln!(out, "  fallback: {f}");
-        }
         let r = match r {
             Ok(r) => r,
             Err(why) => {
+                for f in &scop.fallbacks {
+                    let _ = writeln!(out, "  fallback: {f}");
+                }
                 let _ = writeln!(out, "  keeps its original code: {why}");
                 continue;
             }
         };
+        for f in fallbacks(scop, r) {
+            let _ = writeln!(out, "  fallback: {f}");
+        }
         for (s, st) in scop.statements.iter().enumerate() {
             let rows: Vec<String> = r.schedule.rows[s]
                 .iter()

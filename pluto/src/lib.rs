@@ -141,6 +141,8 @@ pub struct Scheduled {
     pub intra_tile: Vec<intratile::IntraTile>,
     /// Wavefront temporal reuse (eq. 4.16), per band.
     pub wavefront_reuse: Vec<usize>,
+    /// Where scheduling did less than it could ([`Ctx::fell_back`]).
+    pub fallbacks: Vec<rosepolly::diag::Fallback>,
 }
 
 /// Schedule a SCoP and derive the intra-tile structure and the wavefront reuse of each band.
@@ -156,6 +158,7 @@ pub fn analyze<'c>(
         schedule,
         intra_tile,
         wavefront_reuse,
+        fallbacks: ctx.take_fallbacks(),
     })
 }
 

@@ -12,6 +12,7 @@
 //! statements, each found by Fourier–Motzkin on the statement's own image: a relaxation, like
 //! the one over the outer tile box, which the run-time emptiness probe makes exact.
 
+use rosepolly::diag::Phase;
 use rosepolly::math::isl::{Ctx, DimType, Map, Set};
 use rosepolly::math::{fm, ConstraintMatrix};
 use rosepolly::model::Scop;
@@ -243,15 +244,19 @@ pub fn tile_space(ctx: &Ctx, scop: &Scop, schedule: &Schedule, policy: &TilePoli
         start,
         depth: band.depth,
     };
-    let tiles: Option<Vec<(Vec<StmtBounds>, Vec<Facet>)>> = space
+    let tiles: Result<Vec<_>, NoBounds> = space
         .groups
         .iter()
         .map(|g| image.group(&g.statements))
         .collect();
     // A dimension without a bound (an unbounded domain), or bounds past Fourier–Motzkin's row
     // limit, leave the whole SCoP untiled.
-    let Some(tiles) = tiles else {
-        return space;
+    let tiles = match tiles {
+        Ok(tiles) => tiles,
+        Err(why) => {
+            ctx.fell_back(Phase::Tiling, why.describe(start));
+            return space;
+        }
     };
     for (g, (bounds, full)) in space.groups.iter_mut().zip(tiles) {
         // A group's statements share its loops (the same constants before the band), so its
@@ -308,6 +313,7 @@ pub fn instance_boxes(ctx: &Ctx, scop: &Scop, space: &TileSpace) -> Option<Vec<S
             let domain = st.domain.set().remove_divs();
             image
                 .bounds(&domain)
+                .ok()
                 .map(|(dims, _)| StmtBounds { stmt: s, dims })
         })
         .collect()
@@ -394,7 +400,7 @@ struct BandImage<'a, 'c> {
 }
 
 impl<'c> BandImage<'_, 'c> {
-    fn group(&self, statements: &[usize]) -> Option<(Vec<StmtBounds>, Vec<Facet>)> {
+    fn group(&self, statements: &[usize]) -> Result<(Vec<StmtBounds>, Vec<Facet>), NoBounds> {
         let mut bounds = Vec::new();
         let mut full = Vec::new();
         for &s in statements {
@@ -403,7 +409,7 @@ impl<'c> BandImage<'_, 'c> {
             bounds.push(StmtBounds { stmt: s, dims });
             full.extend(facets);
         }
-        Some((bounds, full))
+        Ok((bounds, full))
     }
 
     /// `{ [c_0..c_{depth-1}] }` of statement `s`'s instances, over the space's parameters.
@@ -462,10 +468,10 @@ impl<'c> BandImage<'_, 'c> {
     }
 
     /// Bounds of every band dimension by Fourier–Motzkin from the innermost out, and the
-    /// facets of the image when it is a full-dimensional polyhedron. `None` when some
+    /// facets of the image when it is a full-dimensional polyhedron; an error when some
     /// dimension has no lower or no upper bound, or Fourier–Motzkin would pass
     /// [`fm::MAX_ROWS`].
-    fn bounds(&self, image: &Set<'c>) -> Option<(Vec<DimBounds>, Vec<Facet>)> {
+    fn bounds(&self, image: &Set<'c>) -> Result<(Vec<DimBounds>, Vec<Facet>), NoBounds> {
         let param_index = self.param_index(image);
         let n_params = param_index.len();
         let n_space = self.space.params.len();
@@ -518,12 +524,37 @@ impl<'c> BandImage<'_, 'c> {
                 }
             }
             if bounds[k].lower.is_empty() || bounds[k].upper.is_empty() {
-                return None;
+                return Err(NoBounds::Unbounded(k));
             }
             // Past the row limit the band's bounds are not worth their cost: untiled.
-            m = fm::try_eliminate(&m, col)?;
+            m = fm::try_eliminate(&m, col).ok_or(NoBounds::PastRowLimit(k))?;
         }
-        Some((bounds, facets))
+        Ok((bounds, facets))
+    }
+}
+
+/// Why a band image has no tile loop bounds: its dimension `k` has no lower or no upper bound,
+/// or eliminating it by Fourier–Motzkin would pass [`fm::MAX_ROWS`] inequalities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NoBounds {
+    Unbounded(usize),
+    PastRowLimit(usize),
+}
+
+impl NoBounds {
+    /// A sentence for `--dump fallbacks`, for the band starting at dimension `start`.
+    fn describe(self, start: usize) -> String {
+        match self {
+            NoBounds::Unbounded(k) => format!(
+                "the SCoP runs untiled: band dimension {} has no lower or no upper bound",
+                start + k
+            ),
+            NoBounds::PastRowLimit(k) => format!(
+                "the SCoP runs untiled: the tile loops' bounds of band dimension {} would take Fourier-Motzkin past {} inequalities",
+                start + k,
+                fm::MAX_ROWS
+            ),
+        }
     }
 }
 

@@ -128,3 +128,47 @@ impl From<Diagnostic> for Diagnostics {
         Diagnostics::one(d)
     }
 }
+
+/// A place where a compilation did less than it could instead of failing: a budget ran out, isl
+/// failed, or a limit that keeps generated code buildable applied. The code stays correct; it
+/// is slower, or the SCoP's original code. `polyc --dump fallbacks` lists them per SCoP.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fallback {
+    pub phase: Phase,
+    /// What was done instead, and why.
+    pub what: String,
+}
+
+impl Fallback {
+    pub fn new(phase: Phase, what: impl Into<String>) -> Fallback {
+        Fallback {
+            phase,
+            what: what.into(),
+        }
+    }
+}
+
+/// The part of the compiler a [`Fallback`] happened in, in the order they run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// Dependence analysis (isl's dataflow).
+    Analysis,
+    /// Pluto's scheduler and diamond tiling.
+    Scheduling,
+    /// The tile space: the tile loops' bounds.
+    Tiling,
+    /// AST generation and printing: the loops, the kernels, the SCoP's code as a whole.
+    CodeGeneration,
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::Analysis => "analysis",
+            Phase::Scheduling => "scheduling",
+            Phase::Tiling => "tiling",
+            Phase::CodeGeneration => "code generation",
+        })
+    }
+}

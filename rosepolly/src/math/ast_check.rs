@@ -22,7 +22,7 @@
 //! `tests/inputs/hostile/twelve-deep-nest.c`), nor any call once the check has taken
 //! [`MAX_TIME`]. An unchecked call is taken as isl generated it, as before the check existed.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -34,6 +34,53 @@ pub const MAX_LOOPS: usize = 6;
 /// How long one AST's check may take before the remaining calls go unchecked.
 pub const MAX_TIME: Duration = Duration::from_secs(2);
 
+/// What [`check`] found: whether the AST follows the schedule where checked, and which calls
+/// it did not check.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Checked {
+    pub follows: bool,
+    pub unchecked: Unchecked,
+}
+
+/// Statement calls [`check`] left unchecked, by reason, out of all it reached.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unchecked {
+    /// Every call in the AST.
+    pub calls: usize,
+    /// Under more than [`MAX_LOOPS`] loops.
+    pub deep: usize,
+    /// Reached after the check had taken [`MAX_TIME`].
+    pub late: usize,
+    /// With a bound, guard or argument that has no isl spelling (a conditional expression).
+    pub unspelled: usize,
+}
+
+impl Unchecked {
+    /// A sentence for `--dump fallbacks`, or `None` when every call was checked.
+    pub fn describe(&self) -> Option<String> {
+        let reasons: Vec<String> = [
+            (self.deep, format!("under more than {MAX_LOOPS} loops")),
+            (
+                self.late,
+                format!("past the check's {} s", MAX_TIME.as_secs()),
+            ),
+            (self.unspelled, "with expressions isl cannot parse".into()),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, why)| format!("{n} {why}"))
+        .collect();
+        let unchecked = self.deep + self.late + self.unspelled;
+        (unchecked > 0).then(|| {
+            format!(
+                "{unchecked} of the {} statement calls of an AST were not checked against the schedule ({}); they run as isl generated them",
+                self.calls,
+                reasons.join(", ")
+            )
+        })
+    }
+}
+
 /// Whether every call of `ast` that can be checked runs, at each point that reaches it, the
 /// instance `schedule` places there, for parameter values in `context` (the AST build's
 /// context, which the AST may assume). `iterators[k]` names the loop of time dimension `k`.
@@ -44,6 +91,17 @@ pub fn follows<'c>(
     context: &Set<'c>,
     iterators: &[String],
 ) -> bool {
+    check(ctx, ast, schedule, context, iterators).follows
+}
+
+/// [`follows`], with the calls left unchecked.
+pub fn check<'c>(
+    ctx: &'c Ctx,
+    ast: &AstNode<'c>,
+    schedule: &UnionMap<'c>,
+    context: &Set<'c>,
+    iterators: &[String],
+) -> Checked {
     let text = schedule.to_string();
     // The parameters, as isl prints them before the union map (`[m, n] -> { ... }`).
     let params = match text.find("->") {
@@ -65,10 +123,15 @@ pub fn follows<'c>(
         iterators: &iterators[..dims.min(iterators.len())],
         start: Instant::now(),
         wrong: RefCell::new(HashMap::new()),
+        unchecked: Cell::new(Unchecked::default()),
     };
     // Every loop point, before any loop or guard restricts it.
     let everywhere = Set::parse(ctx, &format!("{params}{{ [{point}] }}")).ok();
-    scope.node(ast, &mut Vec::new(), everywhere)
+    let follows = scope.node(ast, &mut Vec::new(), everywhere);
+    Checked {
+        follows,
+        unchecked: scope.unchecked.get(),
+    }
 }
 
 struct Scope<'a, 'c> {
@@ -80,6 +143,7 @@ struct Scope<'a, 'c> {
     start: Instant,
     /// Per set of scanned time dimensions, the times apart from the loop point on one of them.
     wrong: RefCell<HashMap<Vec<usize>, UnionMap<'c>>>,
+    unchecked: Cell<Unchecked>,
 }
 
 impl<'c> Scope<'_, 'c> {
@@ -136,11 +200,34 @@ impl<'c> Scope<'_, 'c> {
             }
             AstNodeView::Block(nodes) => nodes.iter().all(|n| self.node(n, loops, reached.clone())),
             AstNodeView::Mark(n) => self.node(&n, loops, reached),
-            AstNodeView::User(call) => match reached {
-                Some(reached) => self.call(&call, loops, reached),
-                None => true,
-            },
+            AstNodeView::User(call) => {
+                self.count(|u| &mut u.calls);
+                match reached {
+                    Some(reached) => self.call(&call, loops, reached),
+                    None => self.skip(loops),
+                }
+            }
         }
+    }
+
+    /// Count a call left unchecked, by the first limit that applies to it (time only grows, so
+    /// a call reached past [`MAX_TIME`] was reached past it wherever its checking stopped), and
+    /// take it as isl generated it.
+    fn skip(&self, loops: &[String]) -> bool {
+        if loops.len() > MAX_LOOPS {
+            self.count(|u| &mut u.deep);
+        } else if self.start.elapsed() > MAX_TIME {
+            self.count(|u| &mut u.late);
+        } else {
+            self.count(|u| &mut u.unspelled);
+        }
+        true
+    }
+
+    fn count(&self, field: impl FnOnce(&mut Unchecked) -> &mut usize) {
+        let mut u = self.unchecked.get();
+        *field(&mut u) += 1;
+        self.unchecked.set(u);
     }
 
     /// The points of `reached` where `guard` (isl constraints over the loop point) holds; `None`
@@ -162,20 +249,20 @@ impl<'c> Scope<'_, 'c> {
     /// Whether one call runs the scheduled instance at every point of `reached`.
     fn call(&self, call: &AstExpr<'c>, loops: &[String], reached: Set<'c>) -> bool {
         if loops.len() > MAX_LOOPS || self.start.elapsed() > MAX_TIME {
-            return true;
+            return self.skip(loops);
         }
         let AstExprView::Op(AstOp::Call, parts) = call.view() else {
-            return true;
+            return self.skip(loops);
         };
         let Some((name, args)) = parts.split_first() else {
-            return true;
+            return self.skip(loops);
         };
         let AstExprView::Id(name) = name.view() else {
-            return true;
+            return self.skip(loops);
         };
         let args: Option<Vec<String>> = args.iter().map(isl).collect();
         let Some(args) = args else {
-            return true;
+            return self.skip(loops);
         };
         let point = self.iterators.join(", ");
         let text = format!(
@@ -184,7 +271,7 @@ impl<'c> Scope<'_, 'c> {
             args.join(", ")
         );
         let Ok(runs) = Map::parse(self.ctx, &text) else {
-            return true;
+            return self.skip(loops);
         };
         // Loop point -> time: the time must equal the point on every dimension a loop scans.
         // Parameter values outside the context never run this AST (a tile origin that is not a
@@ -203,7 +290,7 @@ impl<'c> Scope<'_, 'c> {
         }
         match self.wrong(scanned) {
             Some(wrong) => times.intersect(wrong).is_empty(),
-            None => true,
+            None => self.skip(loops),
         }
     }
 
@@ -247,7 +334,13 @@ fn isl(e: &AstExpr) -> Option<String> {
                 AstOp::Minus => format!("(-{})", a[0]),
                 AstOp::Add => bin("+"),
                 AstOp::Sub => bin("-"),
-                AstOp::Mul => bin("*"),
+                // isl reads `(-2) * c0` as a product of two expressions, which it refuses
+                // (not affine); `-2 * c0` is a constant factor.
+                AstOp::Mul => match (args[0].view(), args[1].view()) {
+                    (AstExprView::Int(v), _) => format!("({v} * {})", a[1]),
+                    (_, AstExprView::Int(v)) => format!("({v} * {})", a[0]),
+                    _ => bin("*"),
+                },
                 AstOp::Div | AstOp::PdivQ | AstOp::FdivQ => format!("floor({} / {})", a[0], a[1]),
                 // Remainders: isl's `mod` is never negative; isl compares C's `%` (`zdiv_r`) with
                 // zero only, where the two agree.
@@ -328,5 +421,54 @@ mod tests {
         let late =
             "[n, m] -> { S[i, j] -> [i, j + 1] : 0 <= i < n and i < 10 and m <= j < n and j >= i }";
         assert!(!check(s, late));
+    }
+
+    /// isl's AST for `schedule` over `iterators` (no parameters), checked against itself.
+    fn self_check(schedule: &str, iterators: usize) -> Checked {
+        let ctx = Ctx::new();
+        let context = Set::parse(&ctx, "{ : }").unwrap();
+        let its: Vec<String> = (0..iterators).map(|k| format!("c{k}")).collect();
+        let s = UnionMap::parse(&ctx, schedule).unwrap();
+        let ast = ast_from_schedule(&ctx, context.clone(), s.clone(), &its).unwrap();
+        super::check(&ctx, &ast, &s, &context, &its)
+    }
+
+    #[test]
+    fn a_negative_factor_is_checked() {
+        // Skewed loops call `S(c0, -2 * c0 + c1)`; isl refused `(-2) * c0` as a product of two
+        // expressions, and the diamond-tiled stencils went unchecked.
+        let checked = self_check("{ S[t, i] -> [t, 2t + i] : 0 <= t < 8 and 0 <= i < 20 }", 2);
+        assert_eq!(
+            checked,
+            Checked {
+                follows: true,
+                unchecked: Unchecked {
+                    calls: 1,
+                    ..Unchecked::default()
+                }
+            }
+        );
+        assert_eq!(checked.unchecked.describe(), None);
+    }
+
+    #[test]
+    fn calls_under_too_many_loops_are_counted_unchecked() {
+        let deep = MAX_LOOPS + 1;
+        let dims: Vec<String> = (0..deep).map(|k| format!("i{k}")).collect();
+        let bounds: Vec<String> = dims.iter().map(|d| format!("0 <= {d} < 2")).collect();
+        let schedule = format!(
+            "{{ S[{0}] -> [{0}] : {1} }}",
+            dims.join(", "),
+            bounds.join(" and ")
+        );
+        let checked = self_check(&schedule, deep);
+        assert!(checked.follows);
+        assert_eq!(checked.unchecked.deep, 1);
+        let text = checked.unchecked.describe().unwrap();
+        assert!(
+            text.starts_with("1 of the 1 statement calls of an AST were not checked")
+                && text.contains(&format!("1 under more than {MAX_LOOPS} loops")),
+            "{text}"
+        );
     }
 }

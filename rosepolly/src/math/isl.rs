@@ -22,6 +22,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use isl_rs as raw;
+
+use crate::diag::{Fallback, Phase};
 pub use isl_rs::DimType;
 use libc_free::free_c_string;
 
@@ -30,6 +32,8 @@ pub struct Ctx {
     // Dropped first: its thread is joined before the context it writes to is freed.
     watchdog: Watchdog,
     raw: raw::Context,
+    /// Where the work done in this context degraded instead of failing ([`Ctx::fell_back`]).
+    fallbacks: std::cell::RefCell<Vec<Fallback>>,
     _not_send: PhantomData<*mut ()>,
 }
 
@@ -49,6 +53,7 @@ impl Ctx {
         Ctx {
             watchdog: Watchdog::default(),
             raw,
+            fallbacks: Default::default(),
             _not_send: PhantomData,
         }
     }
@@ -102,6 +107,38 @@ impl Ctx {
 
     pub(crate) fn raw(&self) -> &raw::Context {
         &self.raw
+    }
+
+    /// Record that a step did less than it could (a budget ran out, isl failed, a size limit
+    /// applied) and went on. The context is what every step of a compilation is handed, so it
+    /// carries the record from deep inside scheduling, tiling and AST generation to the
+    /// driver, which takes it per SCoP ([`Ctx::take_fallbacks`]).
+    pub fn fell_back(&self, phase: Phase, what: impl Into<String>) {
+        self.fallbacks.borrow_mut().push(Fallback::new(phase, what));
+    }
+
+    /// The fallbacks recorded so far, each once, in the order they first happened; the record
+    /// is then empty.
+    pub fn take_fallbacks(&self) -> Vec<Fallback> {
+        let mut taken: Vec<Fallback> = Vec::new();
+        for f in self.fallbacks.take() {
+            if !taken.contains(&f) {
+                taken.push(f);
+            }
+        }
+        taken
+    }
+
+    /// How many fallbacks are recorded: a mark for [`Ctx::forget_fallbacks`] where the work
+    /// that follows may be thrown away (a lowering tried and not used).
+    pub fn fallback_mark(&self) -> usize {
+        self.fallbacks.borrow().len()
+    }
+
+    /// Forget the fallbacks recorded between two marks ([`Ctx::fallback_mark`]): those of work
+    /// whose result was not used.
+    pub fn forget_fallbacks(&self, marks: std::ops::Range<usize>) {
+        self.fallbacks.borrow_mut().drain(marks);
     }
 }
 
@@ -546,31 +583,66 @@ fn ast_within<'c>(
     };
     // An AST that does not follow the schedule (isl 0.27 on differential seed 21552) is never
     // used: the other build is tried, and failing that the caller keeps the SCoP's code.
-    let follows =
-        |ast: &AstNode<'c>| super::ast_check::follows(ctx, ast, &schedule, &context, iterators);
+    // Where the check left calls unchecked, the AST taken says so ([`Ctx::fell_back`]).
+    let checked = |ast: AstNode<'c>| {
+        let c = super::ast_check::check(ctx, &ast, &schedule, &context, iterators);
+        c.follows.then_some((ast, c.unchecked))
+    };
+    let take = |(ast, unchecked): (AstNode<'c>, super::ast_check::Unchecked),
+                plain: Option<String>| {
+        if let Some(why) = plain {
+            ctx.fell_back(Phase::CodeGeneration, format!("an AST built without isl's `separate` option (statements guarded inside loops instead of loops split where they change): {why}"));
+        }
+        if let Some(what) = unchecked.describe() {
+            ctx.fell_back(Phase::CodeGeneration, what);
+        }
+        ast
+    };
     let separated = match build(true) {
         // Separation peels and splits loops; where that multiplies the code, the guarded
         // loops are better: each call becomes a GPU thread loop and a barrier, and PoCL's
         // kernel compiler took over 8 minutes on 158 barriers (differential seed 4850).
-        Some(Ok(ast)) if calls(&ast) > SEPARATE_CALLS => match build(false) {
-            Some(Ok(plain)) if 2 * calls(&ast) > 3 * calls(&plain) && follows(&plain) => {
-                return Ok(plain)
+        Some(Ok(ast)) if calls(&ast) > SEPARATE_CALLS => {
+            let split = calls(&ast);
+            match build(false) {
+                Some(Ok(plain)) if 2 * split > 3 * calls(&plain) => {
+                    let fewer = calls(&plain);
+                    if let Some(plain) = checked(plain) {
+                        let why =
+                            format!("separation made {split} statement calls where {fewer} do");
+                        return Ok(take(plain, Some(why)));
+                    }
+                    Some(Ok(ast))
+                }
+                _ => Some(Ok(ast)),
             }
-            _ => Some(Ok(ast)),
-        },
+        }
         other => other,
     };
-    match separated {
-        Some(Ok(ast)) if follows(&ast) => Ok(ast),
-        _ => match build(false) {
-            Some(Ok(ast)) if follows(&ast) => Ok(ast),
-            Some(Ok(_)) => Err(AstFailure::Isl(
+    let why = match separated {
+        Some(Ok(ast)) => match checked(ast) {
+            Some(ast) => return Ok(take(ast, None)),
+            None => {
+                "the AST built with it does not run the statements where the schedule places them"
+                    .to_string()
+            }
+        },
+        Some(Err(e)) => format!("isl failed with it ({})", e.0),
+        None => format!(
+            "with it the build ran over its budget ({AST_BUDGET} operations or {} s)",
+            AST_TIME.as_secs()
+        ),
+    };
+    match build(false) {
+        Some(Ok(ast)) => match checked(ast) {
+            Some(ast) => Ok(take(ast, Some(why))),
+            None => Err(AstFailure::Isl(
                 "the loops isl generated do not run the statements where the schedule places them"
                     .into(),
             )),
-            Some(Err(e)) => Err(AstFailure::Isl(e.0)),
-            None => Err(AstFailure::OverBudget),
         },
+        Some(Err(e)) => Err(AstFailure::Isl(e.0)),
+        None => Err(AstFailure::OverBudget),
     }
 }
 
@@ -1573,6 +1645,25 @@ mod tests {
         assert!(ge.is_equal(&want));
         // Same space as the piece: they intersect.
         assert!(!piece.intersect(ge).is_empty());
+    }
+
+    #[test]
+    fn fallbacks_are_taken_once_each_and_forgotten_between_marks() {
+        let ctx = Ctx::new();
+        ctx.fell_back(Phase::Tiling, "untiled");
+        let mark = ctx.fallback_mark();
+        ctx.fell_back(Phase::CodeGeneration, "tried and dropped");
+        ctx.forget_fallbacks(mark..ctx.fallback_mark());
+        ctx.fell_back(Phase::Scheduling, "no diamond");
+        ctx.fell_back(Phase::Tiling, "untiled");
+        assert_eq!(
+            ctx.take_fallbacks(),
+            vec![
+                Fallback::new(Phase::Tiling, "untiled"),
+                Fallback::new(Phase::Scheduling, "no diamond")
+            ]
+        );
+        assert!(ctx.take_fallbacks().is_empty());
     }
 
     #[test]

@@ -1,4 +1,5 @@
 // expect: output
+// fallback opencl: without barriers (66 barriers, over 48)
 // Differential seed 6400: its OpenCL kernel has 66 barriers, and PoCL's work-group compiler
 // ran past 120 s on its first launch (BarrierTailReplication, pocl issue #205). Past 48
 // barriers an OpenCL kernel runs each tile on one work-item, without barriers (device::serial).

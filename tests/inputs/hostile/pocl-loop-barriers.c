@@ -1,4 +1,5 @@
 // expect: output
+// fallback opencl: without barriers (7 barriers in one loop, over 4)
 // Differential seed 47800: 26 barriers in its OpenCL kernel, below device::SERIAL_BARRIERS, but
 // eleven barrier loops of which two hold 7 and 6 barriers; PoCL took 56 s to build it on the first
 // run. Past device::SERIAL_LOOP_BARRIERS in one loop the kernel runs each tile on one work-item.

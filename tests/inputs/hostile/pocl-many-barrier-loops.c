@@ -1,4 +1,5 @@
 // expect: output
+// fallback opencl: without barriers (12 loops holding barriers, over 8)
 // Differential seed 62160: 24 barriers in its OpenCL kernel, at most 4 in one loop, but twelve
 // loops holding barriers; PoCL took 104-130 s to build it, again for each work-group size (tile
 // sizes 33,33, 32 and 1). Past device::SERIAL_BARRIER_LOOPS the kernel runs each tile on one
