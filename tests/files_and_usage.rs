@@ -233,7 +233,7 @@ fn a_program_killed_by_a_signal_is_reported() {
     assert!(err.contains("SIGSEGV"), "{err}");
 }
 
-/// Deeply nested input that gcc accepts (5,000 parentheses outside any SCoP, a sum of 2,000
+/// Deeply nested input that gcc accepts (5,000 parentheses outside any SCoP, a sum of 10,000
 /// terms inside one) recurses as deeply in polyc: it compiles, it does not overflow the stack
 /// and abort (issue 19).
 #[test]
@@ -241,7 +241,7 @@ fn deeply_nested_input_does_not_overflow_the_stack() {
     let dir = polybench::harness::scratch_dir("deep-input");
     let src = dir.join("deep.c");
     let parens = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
-    let sum = vec!["x"; 2000].join(" + ");
+    let sum = vec!["x"; 10000].join(" + ");
     std::fs::write(
         &src,
         format!(

@@ -7,6 +7,7 @@
 //! `__CHAR_UNSIGNED__`. Conversions to a signed type that cannot hold the value wrap modulo
 //! 2^N, as gcc, clang and nvcc define them.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -259,6 +260,11 @@ pub struct Typing<'a> {
 impl Typing<'_> {
     /// The type of `e`.
     pub fn type_of(&self, e: &Expr) -> CType {
+        self.type_with(e, &mut |x| self.type_of(x))
+    }
+
+    /// The type of `e`, with `sub` giving the types of its operands.
+    fn type_with(&self, e: &Expr, sub: &mut dyn FnMut(&Expr) -> CType) -> CType {
         match e {
             Expr::Int { value, text } => CType::Int(literal_type(text, *value as i128)),
             Expr::Float(_) => CType::Float,
@@ -273,18 +279,16 @@ impl Typing<'_> {
             },
             Expr::Unary { op, operand } => match op {
                 UnaryOp::Not => CType::Int(IntType::INT),
-                _ => self.type_of(operand).promote(),
+                _ => sub(operand).promote(),
             },
             Expr::Binary { op, lhs, rhs } => match op {
                 _ if op.is_truth() => CType::Int(IntType::INT),
-                BinaryOp::Shl | BinaryOp::Shr => self.type_of(lhs).promote(),
-                _ => CType::common(self.type_of(lhs), self.type_of(rhs)),
+                BinaryOp::Shl | BinaryOp::Shr => sub(lhs).promote(),
+                _ => CType::common(sub(lhs), sub(rhs)),
             },
-            Expr::Ternary { then, other, .. } => {
-                CType::common(self.type_of(then), self.type_of(other))
-            }
+            Expr::Ternary { then, other, .. } => CType::common(sub(then), sub(other)),
             Expr::Cast { ty, .. } => (self.cast)(ty),
-            Expr::Assign { lhs, .. } => self.type_of(lhs),
+            Expr::Assign { lhs, .. } => sub(lhs),
         }
     }
 }
@@ -295,6 +299,9 @@ impl Typing<'_> {
 /// both. Generated code replaces `int` iterators by `long` counters; this says whether a
 /// statement can use them as they are or needs them converted back.
 pub fn same_values(e: &Expr, a: &Typing, b: &Typing) -> bool {
+    // Each node typed once: `type_of` on every node would type every subtree again, quadratic
+    // in a sum of thousands of terms (10,000 took 17 s).
+    let (mut a, mut b) = (Memo::new(a), Memo::new(b));
     let mut same = true;
     e.walk(&mut |n| {
         same &= match (a.type_of(n), b.type_of(n)) {
@@ -303,6 +310,32 @@ pub fn same_values(e: &Expr, a: &Typing, b: &Typing) -> bool {
         };
     });
     same
+}
+
+/// [`Typing::type_of`] remembering the type of every node it typed, by the node's address
+/// (the expression stays borrowed meanwhile, so no address is reused).
+struct Memo<'t, 'a> {
+    typing: &'t Typing<'a>,
+    known: HashMap<*const Expr, CType>,
+}
+
+impl<'t, 'a> Memo<'t, 'a> {
+    fn new(typing: &'t Typing<'a>) -> Self {
+        Memo {
+            typing,
+            known: HashMap::new(),
+        }
+    }
+
+    fn type_of(&mut self, e: &Expr) -> CType {
+        if let Some(&t) = self.known.get(&(e as *const Expr)) {
+            return t;
+        }
+        let typing = self.typing;
+        let t = typing.type_with(e, &mut |x| self.type_of(x));
+        self.known.insert(e as *const Expr, t);
+        t
+    }
 }
 
 #[cfg(test)]
@@ -373,6 +406,22 @@ mod tests {
         ));
         assert!(same_values(
             &b(BinaryOp::Mul, E::var("i"), E::var("x")),
+            &orig,
+            &sub
+        ));
+        // Deep in a long sum (each node typed once, the innermost too).
+        let sum = |first: E| (0..1000).fold(first, |acc, _| b(BinaryOp::Add, acc, E::var("x")));
+        let five_u = E::Int {
+            value: 5,
+            text: "5u".into(),
+        };
+        assert!(!same_values(
+            &sum(b(BinaryOp::Sub, E::var("i"), five_u)),
+            &orig,
+            &sub
+        ));
+        assert!(same_values(
+            &sum(b(BinaryOp::Sub, E::var("i"), E::int(5))),
             &orig,
             &sub
         ));
