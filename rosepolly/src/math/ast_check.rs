@@ -9,7 +9,7 @@
 //! statement one iteration late, and the program computed something else, even on one thread;
 //! seed 21080's OpenCL code, built from shifted loops (a call `S3(c0, c1 + 1)` for time
 //! `(c0, c1 + 1)`), computed other values too. polyc's AST options now keep isl
-//! from shifting (`isl::ast_options`); [`follows`] remains the guard, so that the caller can try
+//! from shifting (`isl::ast_options`); [`check`] remains the guard, so that the caller can try
 //! again or keep the SCoP's original code should isl break the invariant another way.
 //!
 //! For each call the check builds, in isl's notation, the loop points that reach it (the loops'
@@ -83,18 +83,8 @@ impl Unchecked {
 
 /// Whether every call of `ast` that can be checked runs, at each point that reaches it, the
 /// instance `schedule` places there, for parameter values in `context` (the AST build's
-/// context, which the AST may assume). `iterators[k]` names the loop of time dimension `k`.
-pub fn follows<'c>(
-    ctx: &'c Ctx,
-    ast: &AstNode<'c>,
-    schedule: &UnionMap<'c>,
-    context: &Set<'c>,
-    iterators: &[String],
-) -> bool {
-    check(ctx, ast, schedule, context, iterators).follows
-}
-
-/// [`follows`], with the calls left unchecked.
+/// context, which the AST may assume), and which calls it could not check. `iterators[k]`
+/// names the loop of time dimension `k`.
 pub fn check<'c>(
     ctx: &'c Ctx,
     ast: &AstNode<'c>,
@@ -405,7 +395,7 @@ mod tests {
         let s = UnionMap::parse(&ctx, schedule).unwrap();
         let ast = ast_from_schedule(&ctx, context.clone(), s, &its).unwrap();
         let against = UnionMap::parse(&ctx, against).unwrap();
-        follows(&ctx, &ast, &against, &context, &its)
+        super::check(&ctx, &ast, &against, &context, &its).follows
     }
 
     #[test]

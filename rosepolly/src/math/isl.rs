@@ -1708,23 +1708,14 @@ mod tests {
         };
         let its = ["c0".to_string()];
         let shifted = build_ast(&ctx, context(), schedule(), &its, None).unwrap();
-        assert!(!super::super::ast_check::follows(
-            &ctx,
-            &shifted,
-            &schedule(),
-            &context(),
-            &its
-        ));
+        let follows = |ast: &AstNode| {
+            super::super::ast_check::check(&ctx, ast, &schedule(), &context(), &its).follows
+        };
+        assert!(!follows(&shifted));
         for separate in [false, true] {
             let options = ast_options(&ctx, its.len(), separate);
             let ast = build_ast(&ctx, context(), schedule(), &its, options).unwrap();
-            assert!(super::super::ast_check::follows(
-                &ctx,
-                &ast,
-                &schedule(),
-                &context(),
-                &its
-            ));
+            assert!(follows(&ast));
         }
         assert!(ast_from_schedule(&ctx, context(), schedule(), &its).is_ok());
     }
