@@ -77,54 +77,10 @@ pub fn compile(
     scops: &[Scop],
     opts: &CompileOptions,
 ) -> Result<Output, Diagnostics> {
-    let main = src.main_file().to_string();
-    let gpu = match opts.target {
-        Target::C => None,
-        Target::OpenCl => Some(Dialect::OpenCl),
-        Target::Cuda => Some(Dialect::Cuda),
-    };
-    if gpu.is_some() && !opts.tile {
-        return Err(Diagnostics::one(Diagnostic::new(
-            Loc::new(&main, 0, None),
-            "--no-tile applies to the C target only: OpenCL and CUDA kernels run tiles",
-        )));
-    }
-    let prefix = iterator_prefix(src);
-    let program = src
-        .path
-        .file_name()
-        .map_or_else(|| main.clone(), |n| n.to_string_lossy().into_owned());
-    let namespace = Namespace::choose(src);
-    if let (Some(_), Some(clash)) = (gpu, names::runtime_conflict(src)) {
-        return Err(Diagnostics::one(clash));
-    }
-    let original = std::fs::read_to_string(&src.path).map_err(|e| {
-        Diagnostics::one(Diagnostic::new(
-            Loc::new(&main, 0, None),
-            format!("cannot read the input again: {e}"),
-        ))
-    })?;
-    let mut regions = Vec::new();
-    let mut warnings = Vec::new();
-    let mut fallbacks = Vec::new();
-    let mut kernels = String::new();
-    let mut host_fallback = false;
-    let mut needs_spans = false;
-    // `polyc_alloc`, for expanded scalars in `--no-tile` code.
-    let mut needs_alloc = false;
+    let file = FileJob::new(ctx, src, opts)?;
+    let mut out = Gathered::default();
     for scop in scops {
-        if scop.region.start.file != main {
-            return Err(Diagnostics::one(Diagnostic::new(
-                scop.region.start.clone(),
-                "this SCoP is in an included file; polyc rewrites only the file it compiles",
-            )));
-        }
-        if let Some(why) = gpu.and_then(|_| device::unsupported(ctx, scop)) {
-            return Err(Diagnostics::one(Diagnostic::new(
-                scop.region.start.clone(),
-                format!("this SCoP cannot run on a GPU target: {why}"),
-            )));
-        }
+        file.check_placement(scop)?;
         // What was recorded before this SCoP belongs to no SCoP's code.
         ctx.take_fallbacks();
         let mut fell: Vec<Fallback> = scop
@@ -132,174 +88,309 @@ pub fn compile(
             .iter()
             .map(|f| Fallback::new(Phase::Analysis, f.clone()))
             .collect();
-        'scop: {
-            let pluto_opts = pluto::PlutoOptions {
-                distribute_inner: gpu.is_some(),
-                ..opts.pluto
-            };
-            let schedule = match pluto::schedule_or_original(ctx, scop, &pluto_opts) {
-                Ok((s, None)) => {
-                    if let Some(d) = s.original_order_from {
-                        fell.push(Fallback::new(
-                            Phase::Scheduling,
-                            format!("from dimension {d} on, the original execution order: Pluto found no further legal hyperplane"),
-                        ));
-                    }
-                    s
-                }
-                Ok((s, Some(e))) => {
-                    fell.push(Fallback::new(
-                        Phase::Scheduling,
-                        format!("scheduling failed ({e}); the original loop order"),
-                    ));
-                    warnings.push(
-                        Diagnostic::new(
-                            scop.region.start.clone(),
-                            format!("scheduling failed ({e}); keeping the original loop order"),
-                        )
-                        .with_note("the generated code is correct but not transformed"),
-                    );
-                    s
-                }
-                Err(why) => {
-                    fell.push(kept(Phase::Scheduling, &why));
-                    warnings.push(kept_original(scop, &why, OVER_BUDGET));
-                    break 'scop;
-                }
-            };
-            // A SCoP whose dependences are unknown (the scheduler refuses it, above), or whose
-            // iterators' final values or guard cannot be printed, keeps the user's lines as they are.
-            let (exits, guard) = match exits::assignments(ctx, scop)
-                .and_then(|e| Ok((e, fallback::guard(ctx, scop)?)))
-            {
-                Ok(printable) => printable,
-                Err(why) => {
-                    fell.push(kept(Phase::CodeGeneration, &why));
-                    warnings.push(kept_original(scop, &why, WIDE_CONSTANTS));
-                    break 'scop;
-                }
-            };
-            let (first, last) = (scop.region.start.line, scop.region.end.line);
-            let lines = if scop.region.marked {
-                (first + 1, last - 1)
-            } else {
-                (first, last)
-            };
-            let user_lines = fallback::user_lines(&original, &main, lines);
-            // The C target's untiled path calls the lines in a function of their own, where it can.
-            let outlined = (gpu.is_none() && opts.tile)
-                .then(|| outline::outline(src, scop, &original, &user_lines))
-                .flatten();
-            let untiled = outlined.as_ref().map_or(&user_lines, |o| &o.call);
-            let job = ScopJob {
-                ctx,
-                scop,
-                schedule: &schedule,
-                prefix: &prefix,
-                program: &program,
-                opts,
-            };
-            let code = match generate(&job, gpu, untiled) {
-                Ok(ScopCode::Host(code)) => code,
-                Ok(ScopCode::Gpu { host, device }) => {
-                    kernels.push_str(&device);
-                    host
-                }
-                Ok(ScopCode::HostFallback(code, why)) => {
-                    let (message, note) = match why {
-                        HostWhy::NoParallelism => (
-                            "this SCoP has no parallelism a GPU could use under its schedule; it runs on the host, as the C+OpenMP target's tiled code".to_string(),
-                            "every loop carries a dependence (scalars reused across iterations are a common cause)",
-                        ),
-                        HostWhy::KernelSize(bytes) => (
-                            format!("this SCoP's OpenCL kernels would take {} KB of source, over polyc's limit of {} KB; it runs on the host, as the C+OpenMP target's tiled code", bytes >> 10, MAX_OPENCL_KERNELS >> 10),
-                            "OpenCL compiles kernels when the program runs: PoCL took minutes on 3 MB of them",
-                        ),
-                    };
-                    fell.push(Fallback::new(Phase::CodeGeneration, message.clone()));
-                    warnings
-                        .push(Diagnostic::new(scop.region.start.clone(), message).with_note(note));
-                    host_fallback = true;
-                    code
-                }
-                Err(why) => {
-                    fell.push(kept(Phase::CodeGeneration, &why));
-                    warnings.push(kept_original(scop, &why, OVER_BUDGET));
-                    break 'scop;
-                }
-            };
-            warnings.extend(rosepolly::compilation::aliasing::overlapping_calls(
-                src, scop,
-            ));
-            let code = code + &exits;
-            needs_spans |= guard.as_ref().is_some_and(|(decls, _)| !decls.is_empty());
-            needs_alloc |= scop.symbols.data.values().any(|d| d.expands.is_some());
-            let code = match &guard {
-                Some(guard) => fallback::wrap(scop, guard, &code, &user_lines),
-                None => code,
-            };
-            let defs = c::derived_params(scop);
-            // One block, so that the declarations stay local to the SCoP.
-            let code = if defs.is_empty() && guard.is_none() {
-                code
-            } else {
-                format!("  {{\n{defs}{code}  }}\n")
-            };
-            if let Some(o) = outlined.filter(|o| code.contains(&o.name)) {
-                // An empty range before the enclosing function's head: an insertion.
-                regions.push(Region {
-                    first_line: o.before_line,
-                    last_line: o.before_line - 1,
-                    code: namespace.apply(&o.definition),
-                });
-            }
-            regions.push(Region {
-                first_line: scop.region.start.line,
-                last_line: scop.region.end.line,
-                code: namespace.apply(&code),
-            });
-        }
+        file.transform(scop, &mut fell, &mut out);
         fell.extend(ctx.take_fallbacks());
         // Stable: within a phase, in the order they happened.
         fell.sort_by_key(|f| f.phase);
-        fallbacks.push(ScopFallbacks::new(scop, fell));
+        out.fallbacks.push(ScopFallbacks::new(scop, fell));
     }
-    // The overlap checks' range arithmetic, on the C target.
-    let spans = match (needs_spans, needs_alloc) {
-        (true, _) => format!("{}{}", c::host_support(false), footprint::SUPPORT),
-        (false, true) => c::host_support(false),
-        (false, false) => String::new(),
-    };
-    let runtime = match gpu {
-        None if opts.tile => c::runtime() + &spans,
-        None => spans,
-        Some(d) => format!(
-            "{}{}{}{}{}",
-            c::host_support(d == Dialect::Cuda),
-            if host_fallback {
-                c::runtime()
-            } else {
-                String::new()
-            },
-            avelas_header(),
-            footprint::SUPPORT,
-            if d == Dialect::Cuda { CUDA_CHECK } else { "" }
-        ),
-    };
-    let preamble = format!(
-        "/* Generated by polyc {} from {}. */\n{}{runtime}{kernels}",
-        env!("CARGO_PKG_VERSION"),
-        splice::comment_text(&main),
-        c::helpers()
-    );
-    let preamble = namespace.apply(&preamble);
-    let text = splice::splice(&original, &main, &preamble, &regions)
-        .map_err(|e| Diagnostics::one(Diagnostic::new(Loc::new(&main, 0, None), e.to_string())))?;
+    let preamble = file.namespace.apply(&file.preamble(&out));
+    let text = splice::splice(&file.original, &file.main, &preamble, &out.regions)
+        .map_err(|e| file.error(e.to_string()))?;
     Ok(Output {
         text,
-        warnings,
-        fallbacks,
+        warnings: out.warnings,
+        fallbacks: out.fallbacks,
     })
+}
+
+/// What every SCoP of one file is compiled with.
+struct FileJob<'a> {
+    ctx: &'a Ctx,
+    src: &'a SourceUnit,
+    opts: &'a CompileOptions,
+    gpu: Option<Dialect>,
+    /// The file compiled, as its diagnostics name it, and its text.
+    main: String,
+    original: String,
+    prefix: String,
+    /// The program's name, for profile lines.
+    program: String,
+    namespace: Namespace,
+}
+
+/// What the SCoPs' compilations gather for the file as a whole.
+#[derive(Default)]
+struct Gathered {
+    regions: Vec<Region>,
+    warnings: Vec<Diagnostic>,
+    fallbacks: Vec<ScopFallbacks>,
+    /// The GPU targets' kernels (or their source), for the top of the file.
+    kernels: String,
+    /// A GPU target runs some SCoP on the host (it needs the C target's run-time too).
+    host_fallback: bool,
+    /// Some SCoP's guard checks arrays' ranges.
+    needs_spans: bool,
+    /// `polyc_alloc`, for expanded scalars in `--no-tile` code.
+    needs_alloc: bool,
+}
+
+impl<'a> FileJob<'a> {
+    fn new(
+        ctx: &'a Ctx,
+        src: &'a SourceUnit,
+        opts: &'a CompileOptions,
+    ) -> Result<FileJob<'a>, Diagnostics> {
+        let main = src.main_file().to_string();
+        let error =
+            |message: String| Diagnostics::one(Diagnostic::new(Loc::new(&main, 0, None), message));
+        let gpu = match opts.target {
+            Target::C => None,
+            Target::OpenCl => Some(Dialect::OpenCl),
+            Target::Cuda => Some(Dialect::Cuda),
+        };
+        if gpu.is_some() && !opts.tile {
+            return Err(error(
+                "--no-tile applies to the C target only: OpenCL and CUDA kernels run tiles".into(),
+            ));
+        }
+        if let (Some(_), Some(clash)) = (gpu, names::runtime_conflict(src)) {
+            return Err(Diagnostics::one(clash));
+        }
+        let original = std::fs::read_to_string(&src.path)
+            .map_err(|e| error(format!("cannot read the input again: {e}")))?;
+        Ok(FileJob {
+            ctx,
+            src,
+            opts,
+            gpu,
+            prefix: iterator_prefix(src),
+            program: src
+                .path
+                .file_name()
+                .map_or_else(|| main.clone(), |n| n.to_string_lossy().into_owned()),
+            namespace: Namespace::choose(src),
+            main,
+            original,
+        })
+    }
+
+    /// An error about the file as a whole.
+    fn error(&self, message: String) -> Diagnostics {
+        Diagnostics::one(Diagnostic::new(Loc::new(&self.main, 0, None), message))
+    }
+
+    /// A SCoP polyc cannot compile for this target at all: one in an included file, or one a
+    /// GPU target cannot run.
+    fn check_placement(&self, scop: &Scop) -> Result<(), Diagnostics> {
+        if scop.region.start.file != self.main {
+            return Err(Diagnostics::one(Diagnostic::new(
+                scop.region.start.clone(),
+                "this SCoP is in an included file; polyc rewrites only the file it compiles",
+            )));
+        }
+        if let Some(why) = self.gpu.and_then(|_| device::unsupported(self.ctx, scop)) {
+            return Err(Diagnostics::one(Diagnostic::new(
+                scop.region.start.clone(),
+                format!("this SCoP cannot run on a GPU target: {why}"),
+            )));
+        }
+        Ok(())
+    }
+
+    /// Schedule `scop` and replace its lines with its code in `out`, or leave them as they are
+    /// with a warning; `fell` gets the fallbacks of the driver's own decisions.
+    fn transform(&self, scop: &Scop, fell: &mut Vec<Fallback>, out: &mut Gathered) {
+        let Some(schedule) = self.schedule(scop, fell, out) else {
+            return;
+        };
+        // A SCoP whose dependences are unknown (the scheduler refuses it, above), or whose
+        // iterators' final values or guard cannot be printed, keeps the user's lines as they are.
+        let ctx = self.ctx;
+        let (exits, guard) = match exits::assignments(ctx, scop)
+            .and_then(|e| Ok((e, fallback::guard(ctx, scop)?)))
+        {
+            Ok(printable) => printable,
+            Err(why) => {
+                fell.push(kept(Phase::CodeGeneration, &why));
+                out.warnings.push(kept_original(scop, &why, WIDE_CONSTANTS));
+                return;
+            }
+        };
+        let (first, last) = (scop.region.start.line, scop.region.end.line);
+        let lines = if scop.region.marked {
+            (first + 1, last - 1)
+        } else {
+            (first, last)
+        };
+        let user_lines = fallback::user_lines(&self.original, &self.main, lines);
+        // The C target's untiled path calls the lines in a function of their own, where it can.
+        let outlined = (self.gpu.is_none() && self.opts.tile)
+            .then(|| outline::outline(self.src, scop, &self.original, &user_lines))
+            .flatten();
+        let untiled = outlined.as_ref().map_or(&user_lines, |o| &o.call);
+        let job = ScopJob {
+            ctx,
+            scop,
+            schedule: &schedule,
+            prefix: &self.prefix,
+            program: &self.program,
+            opts: self.opts,
+        };
+        let Some(code) = self.code(&job, untiled, fell, out) else {
+            return;
+        };
+        out.warnings
+            .extend(rosepolly::compilation::aliasing::overlapping_calls(
+                self.src, scop,
+            ));
+        let code = code + &exits;
+        out.needs_spans |= guard.as_ref().is_some_and(|(decls, _)| !decls.is_empty());
+        out.needs_alloc |= scop.symbols.data.values().any(|d| d.expands.is_some());
+        let code = match &guard {
+            Some(guard) => fallback::wrap(scop, guard, &code, &user_lines),
+            None => code,
+        };
+        let defs = c::derived_params(scop);
+        // One block, so that the declarations stay local to the SCoP.
+        let code = if defs.is_empty() && guard.is_none() {
+            code
+        } else {
+            format!("  {{\n{defs}{code}  }}\n")
+        };
+        if let Some(o) = outlined.filter(|o| code.contains(&o.name)) {
+            // An empty range before the enclosing function's head: an insertion.
+            out.regions.push(Region {
+                first_line: o.before_line,
+                last_line: o.before_line - 1,
+                code: self.namespace.apply(&o.definition),
+            });
+        }
+        out.regions.push(Region {
+            first_line: scop.region.start.line,
+            last_line: scop.region.end.line,
+            code: self.namespace.apply(&code),
+        });
+    }
+
+    /// `scop`'s schedule: Pluto's, or the original order where scheduling failed (with a
+    /// warning); `None` where the SCoP keeps its original code.
+    fn schedule(
+        &self,
+        scop: &Scop,
+        fell: &mut Vec<Fallback>,
+        out: &mut Gathered,
+    ) -> Option<pluto::Schedule> {
+        let pluto_opts = pluto::PlutoOptions {
+            distribute_inner: self.gpu.is_some(),
+            ..self.opts.pluto
+        };
+        match pluto::schedule_or_original(self.ctx, scop, &pluto_opts) {
+            Ok((s, None)) => {
+                if let Some(d) = s.original_order_from {
+                    fell.push(Fallback::new(
+                        Phase::Scheduling,
+                        format!("from dimension {d} on, the original execution order: Pluto found no further legal hyperplane"),
+                    ));
+                }
+                Some(s)
+            }
+            Ok((s, Some(e))) => {
+                fell.push(Fallback::new(
+                    Phase::Scheduling,
+                    format!("scheduling failed ({e}); the original loop order"),
+                ));
+                out.warnings.push(
+                    Diagnostic::new(
+                        scop.region.start.clone(),
+                        format!("scheduling failed ({e}); keeping the original loop order"),
+                    )
+                    .with_note("the generated code is correct but not transformed"),
+                );
+                Some(s)
+            }
+            Err(why) => {
+                fell.push(kept(Phase::Scheduling, &why));
+                out.warnings.push(kept_original(scop, &why, OVER_BUDGET));
+                None
+            }
+        }
+    }
+
+    /// The code of `job`'s SCoP for the target (kernels go to `out`), or `None` where it keeps
+    /// its original code.
+    fn code(
+        &self,
+        job: &ScopJob,
+        untiled: &str,
+        fell: &mut Vec<Fallback>,
+        out: &mut Gathered,
+    ) -> Option<String> {
+        let scop = job.scop;
+        match generate(job, self.gpu, untiled) {
+            Ok(ScopCode::Host(code)) => Some(code),
+            Ok(ScopCode::Gpu { host, device }) => {
+                out.kernels.push_str(&device);
+                Some(host)
+            }
+            Ok(ScopCode::HostFallback(code, why)) => {
+                let (message, note) = match why {
+                    HostWhy::NoParallelism => (
+                        "this SCoP has no parallelism a GPU could use under its schedule; it runs on the host, as the C+OpenMP target's tiled code".to_string(),
+                        "every loop carries a dependence (scalars reused across iterations are a common cause)",
+                    ),
+                    HostWhy::KernelSize(bytes) => (
+                        format!("this SCoP's OpenCL kernels would take {} KB of source, over polyc's limit of {} KB; it runs on the host, as the C+OpenMP target's tiled code", bytes >> 10, MAX_OPENCL_KERNELS >> 10),
+                        "OpenCL compiles kernels when the program runs: PoCL took minutes on 3 MB of them",
+                    ),
+                };
+                fell.push(Fallback::new(Phase::CodeGeneration, message.clone()));
+                out.warnings
+                    .push(Diagnostic::new(scop.region.start.clone(), message).with_note(note));
+                out.host_fallback = true;
+                Some(code)
+            }
+            Err(why) => {
+                fell.push(kept(Phase::CodeGeneration, &why));
+                out.warnings.push(kept_original(scop, &why, OVER_BUDGET));
+                None
+            }
+        }
+    }
+
+    /// The top of the generated file: the helpers, the run-time support the SCoPs' code
+    /// needs, and the kernels.
+    fn preamble(&self, out: &Gathered) -> String {
+        // The overlap checks' range arithmetic, on the C target.
+        let spans = match (out.needs_spans, out.needs_alloc) {
+            (true, _) => format!("{}{}", c::host_support(false), footprint::SUPPORT),
+            (false, true) => c::host_support(false),
+            (false, false) => String::new(),
+        };
+        let runtime = match self.gpu {
+            None if self.opts.tile => c::runtime() + &spans,
+            None => spans,
+            Some(d) => format!(
+                "{}{}{}{}{}",
+                c::host_support(d == Dialect::Cuda),
+                if out.host_fallback {
+                    c::runtime()
+                } else {
+                    String::new()
+                },
+                avelas_header(),
+                footprint::SUPPORT,
+                if d == Dialect::Cuda { CUDA_CHECK } else { "" }
+            ),
+        };
+        format!(
+            "/* Generated by polyc {} from {}. */\n{}{runtime}{}",
+            env!("CARGO_PKG_VERSION"),
+            splice::comment_text(&self.main),
+            c::helpers(),
+            out.kernels
+        )
+    }
 }
 
 /// What one SCoP's code generation gives.
