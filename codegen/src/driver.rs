@@ -83,13 +83,13 @@ pub fn compile(
         file.check_placement(scop)?;
         // What was recorded before this SCoP belongs to no SCoP's code.
         ctx.take_fallbacks();
+        file.transform(scop, &mut out);
         let mut fell: Vec<Fallback> = scop
             .fallbacks
             .iter()
             .map(|f| Fallback::new(Phase::Analysis, f.clone()))
+            .chain(ctx.take_fallbacks())
             .collect();
-        file.transform(scop, &mut fell, &mut out);
-        fell.extend(ctx.take_fallbacks());
         // Stable: within a phase, in the order they happened.
         fell.sort_by_key(|f| f.phase);
         out.fallbacks.push(ScopFallbacks::new(scop, fell));
@@ -199,9 +199,10 @@ impl<'a> FileJob<'a> {
     }
 
     /// Schedule `scop` and replace its lines with its code in `out`, or leave them as they are
-    /// with a warning; `fell` gets the fallbacks of the driver's own decisions.
-    fn transform(&self, scop: &Scop, fell: &mut Vec<Fallback>, out: &mut Gathered) {
-        let Some(schedule) = self.schedule(scop, fell, out) else {
+    /// with a warning. The driver's own decisions are recorded as fallbacks on the context,
+    /// after those of the steps they follow.
+    fn transform(&self, scop: &Scop, out: &mut Gathered) {
+        let Some(schedule) = self.schedule(scop, out) else {
             return;
         };
         // A SCoP whose dependences are unknown (the scheduler refuses it, above), or whose
@@ -212,8 +213,7 @@ impl<'a> FileJob<'a> {
         {
             Ok(printable) => printable,
             Err(why) => {
-                fell.push(kept(Phase::CodeGeneration, &why));
-                out.warnings.push(kept_original(scop, &why, WIDE_CONSTANTS));
+                self.kept(scop, Phase::CodeGeneration, &why, WIDE_CONSTANTS, out);
                 return;
             }
         };
@@ -237,7 +237,7 @@ impl<'a> FileJob<'a> {
             program: &self.program,
             opts: self.opts,
         };
-        let Some(code) = self.code(&job, untiled, fell, out) else {
+        let Some(code) = self.code(&job, untiled, out) else {
             return;
         };
         out.warnings
@@ -275,12 +275,7 @@ impl<'a> FileJob<'a> {
 
     /// `scop`'s schedule: Pluto's, or the original order where scheduling failed (with a
     /// warning); `None` where the SCoP keeps its original code.
-    fn schedule(
-        &self,
-        scop: &Scop,
-        fell: &mut Vec<Fallback>,
-        out: &mut Gathered,
-    ) -> Option<pluto::Schedule> {
+    fn schedule(&self, scop: &Scop, out: &mut Gathered) -> Option<pluto::Schedule> {
         let pluto_opts = pluto::PlutoOptions {
             distribute_inner: self.gpu.is_some(),
             ..self.opts.pluto
@@ -288,18 +283,18 @@ impl<'a> FileJob<'a> {
         match pluto::schedule_or_original(self.ctx, scop, &pluto_opts) {
             Ok((s, None)) => {
                 if let Some(d) = s.original_order_from {
-                    fell.push(Fallback::new(
+                    self.ctx.fell_back(
                         Phase::Scheduling,
                         format!("from dimension {d} on, the original execution order: Pluto found no further legal hyperplane"),
-                    ));
+                    );
                 }
                 Some(s)
             }
             Ok((s, Some(e))) => {
-                fell.push(Fallback::new(
+                self.ctx.fell_back(
                     Phase::Scheduling,
                     format!("scheduling failed ({e}); the original loop order"),
-                ));
+                );
                 out.warnings.push(
                     Diagnostic::new(
                         scop.region.start.clone(),
@@ -310,23 +305,17 @@ impl<'a> FileJob<'a> {
                 Some(s)
             }
             Err(why) => {
-                fell.push(kept(Phase::Scheduling, &why));
-                out.warnings.push(kept_original(scop, &why, OVER_BUDGET));
+                self.kept(scop, Phase::Scheduling, &why, OVER_BUDGET, out);
                 None
             }
         }
     }
 
     /// The code of `job`'s SCoP for the target (kernels go to `out`), or `None` where it keeps
-    /// its original code.
-    fn code(
-        &self,
-        job: &ScopJob,
-        untiled: &str,
-        fell: &mut Vec<Fallback>,
-        out: &mut Gathered,
-    ) -> Option<String> {
+    /// its original code (and nothing code generation recorded applies).
+    fn code(&self, job: &ScopJob, untiled: &str, out: &mut Gathered) -> Option<String> {
         let scop = job.scop;
+        let mark = self.ctx.fallback_mark();
         match generate(job, self.gpu, untiled) {
             Ok(ScopCode::Host(code)) => Some(code),
             Ok(ScopCode::Gpu { host, device }) => {
@@ -344,18 +333,25 @@ impl<'a> FileJob<'a> {
                         "OpenCL compiles kernels when the program runs: PoCL took minutes on 3 MB of them",
                     ),
                 };
-                fell.push(Fallback::new(Phase::CodeGeneration, message.clone()));
+                self.ctx.fell_back(Phase::CodeGeneration, message.clone());
                 out.warnings
                     .push(Diagnostic::new(scop.region.start.clone(), message).with_note(note));
                 out.host_fallback = true;
                 Some(code)
             }
             Err(why) => {
-                fell.push(kept(Phase::CodeGeneration, &why));
-                out.warnings.push(kept_original(scop, &why, OVER_BUDGET));
+                self.ctx.forget_fallbacks(mark..self.ctx.fallback_mark());
+                self.kept(scop, Phase::CodeGeneration, &why, OVER_BUDGET, out);
                 None
             }
         }
+    }
+
+    /// `scop` keeps its original code: a fallback of `phase`, and a warning with `note`.
+    fn kept(&self, scop: &Scop, phase: Phase, why: &str, note: &str, out: &mut Gathered) {
+        self.ctx
+            .fell_back(phase, format!("the SCoP keeps its original code: {why}"));
+        out.warnings.push(kept_original(scop, why, note));
     }
 
     /// The top of the generated file: the helpers, the run-time support the SCoPs' code
@@ -428,6 +424,16 @@ pub const MAX_SCOP_CODE: usize = 4 << 20;
 /// of their function).
 fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &str) -> Result<ScopCode, String> {
     let why = |e: rosepolly::math::isl::AstFailure| e.to_string();
+    let ctx = job.ctx;
+    let mark = ctx.fallback_mark();
+    // On the host instead, what the GPU lowering recorded does not apply.
+    let on_host = |why_host: HostWhy| -> Result<ScopCode, String> {
+        ctx.forget_fallbacks(mark..ctx.fallback_mark());
+        Ok(ScopCode::HostFallback(
+            job.tiled_c(untiled).map_err(why)?,
+            why_host,
+        ))
+    };
     let code = match gpu {
         // Loops with no statement in them: nothing to tile or offload; the iterators' final
         // values are all the SCoP computes.
@@ -436,15 +442,10 @@ fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &str) -> Result<ScopCo
             Some((_, device))
                 if dialect == Dialect::OpenCl && device.len() > MAX_OPENCL_KERNELS =>
             {
-                ScopCode::HostFallback(
-                    job.tiled_c(untiled).map_err(why)?,
-                    HostWhy::KernelSize(device.len()),
-                )
+                on_host(HostWhy::KernelSize(device.len()))?
             }
             Some((host, device)) => ScopCode::Gpu { host, device },
-            None => {
-                ScopCode::HostFallback(job.tiled_c(untiled).map_err(why)?, HostWhy::NoParallelism)
-            }
+            None => on_host(HostWhy::NoParallelism)?,
         },
         None if job.opts.tile => ScopCode::Host(job.tiled_c(untiled).map_err(why)?),
         None => ScopCode::Host(job.c().map_err(why)?),
@@ -466,11 +467,6 @@ fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &str) -> Result<ScopCo
 const OVER_BUDGET: &str = "polyc bounds its analyses, its scheduler and its code generation so that it finishes on every input; this SCoP went past one of those bounds";
 const WIDE_CONSTANTS: &str =
     "C's wrap-around of unsigned bounds gives isl's formulas constants that 64-bit code cannot hold";
-
-/// The fallback of a SCoP left as the user wrote it.
-fn kept(phase: Phase, why: &str) -> Fallback {
-    Fallback::new(phase, format!("the SCoP keeps its original code: {why}"))
-}
 
 /// The warning for a SCoP left as the user wrote it.
 fn kept_original(scop: &Scop, why: &str, note: &str) -> Diagnostic {

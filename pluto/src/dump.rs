@@ -49,8 +49,9 @@ pub struct ScopScheduleJson {
     /// Scalars and arrays privatised by expansion: each became an array indexed by its loops
     /// (and its own subscripts).
     pub privatised: Vec<PrivatisedJson>,
-    /// Where an analysis degraded instead of failing ([`rosepolly::model::Scop::fallbacks`]);
-    /// left out when none did.
+    /// Where the analysis or the scheduler degraded instead of failing
+    /// ([`rosepolly::model::Scop::fallbacks`], [`crate::Scheduled::fallbacks`]); left out when
+    /// none did.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fallbacks: Vec<String>,
 }

@@ -1,4 +1,6 @@
 // expect: output
+// fallback: none
+// fallback opencl: none
 /* Issue 19's first case: an order-4 3-D star stencil (25 points: the centre and 4 on each side
    along each axis), time-iterated, as in seismic and wave-equation codes. Its dependence analysis
    took 31 s or did not finish (over 600 s in isl's compute_flow) before the analysis was bounded. */
