@@ -120,7 +120,11 @@ fn fallbacks_expected(path: &Path) -> Vec<(String, String)> {
                 t => t,
             };
             let text = text.trim();
-            assert!(!text.is_empty(), "{}: an empty `// fallback` line", path.display());
+            assert!(
+                !text.is_empty(),
+                "{}: an empty `// fallback` line",
+                path.display()
+            );
             (target.to_string(), text.to_string())
         })
         .collect()

@@ -67,8 +67,9 @@ fn usage(flag: &str) -> ! {
 
 /// What became of one program.
 enum Outcome {
-    /// Every run printed what the original prints; the number of runs.
-    Agreed(usize),
+    /// Every run printed what the original prints (or, with reassociated sums, what
+    /// [`reassociated_only`] accepts); the number of runs, and whether some were reassociated.
+    Agreed(usize, bool),
     /// polyc declined the program with a message (exit 1): not a failure, counted apart.
     Rejected(String),
     Failed(Failure),
@@ -130,18 +131,26 @@ fn main() {
         // then agrees it counts as agreeing, listed apart.
         if let Outcome::Failed(f) = outcome {
             if f.detail.contains("ran past") {
-                if let Outcome::Agreed(runs) = check(&o, &work, *seed, with_opencl(*seed)) {
+                if let Outcome::Agreed(runs, reassociated) =
+                    check(&o, &work, *seed, with_opencl(*seed))
+                {
                     summary.agreed += 1;
                     summary.runs += runs;
                     summary.slow_under_load.push(*seed);
+                    if reassociated {
+                        summary.reassociated.push(*seed);
+                    }
                     continue;
                 }
             }
         }
         match outcome {
-            Outcome::Agreed(runs) => {
+            Outcome::Agreed(runs, reassociated) => {
                 summary.agreed += 1;
                 summary.runs += runs;
+                if *reassociated {
+                    summary.reassociated.push(*seed);
+                }
             }
             Outcome::Rejected(why) => summary.rejected.push((*seed, why.clone())),
             Outcome::Failed(f) => {
@@ -174,6 +183,8 @@ struct Summary {
     runs: usize,
     /// Programs past the time limit in the parallel run that agreed when run again alone.
     slow_under_load: Vec<u64>,
+    /// Agreeing programs whose floating-point sums polyc reassociated ([`reassociated_only`]).
+    reassociated: Vec<u64>,
     rejected: Vec<(u64, String)>,
     failed: Vec<(u64, Failure, PathBuf)>,
 }
@@ -201,6 +212,14 @@ impl Summary {
             let seeds: Vec<String> = self.slow_under_load.iter().map(u64::to_string).collect();
             s += &format!(
                 "  - of these, past the time limit beside other programs and agreeing when run again alone: {} (seeds {})\n",
+                seeds.len(),
+                seeds.join(", ")
+            );
+        }
+        if !self.reassociated.is_empty() {
+            let seeds: Vec<String> = self.reassociated.iter().map(u64::to_string).collect();
+            s += &format!(
+                "  - of these, with sums polyc reassociated (last digits differ; exact with `--no-reductions`): {} (seeds {})\n",
                 seeds.len(),
                 seeds.join(", ")
             );
@@ -271,7 +290,7 @@ fn check(o: &Options, work: &Path, seed: u64, with_opencl: bool) -> Outcome {
         &text,
         &runs(seed, with_opencl),
     ) {
-        Ok(n) => Outcome::Agreed(n),
+        Ok((n, reassociated)) => Outcome::Agreed(n, reassociated),
         Err(Verdict::Rejected(why)) => Outcome::Rejected(why),
         Err(Verdict::Failed(f)) => Outcome::Failed(f),
         Err(Verdict::Invalid(why)) => Outcome::Failed(Failure {
@@ -291,25 +310,27 @@ enum Verdict {
 }
 
 /// Compiles and runs `text` as the original and through polyc under `runs`; the number of runs
-/// that agreed, or the first disagreement.
+/// that agreed and whether some agreed only as reassociated sums may, or the first
+/// disagreement.
 fn differs(
     o: &Options,
     work: &Path,
     tag: &str,
     text: &str,
     runs: &[Run],
-) -> Result<usize, Verdict> {
+) -> Result<(usize, bool), Verdict> {
     let src = work.join(format!("{tag}.c"));
     std::fs::write(&src, text).map_err(|e| Verdict::Invalid(e.to_string()))?;
     let original = work.join(format!("{tag}-orig"));
     gcc(&src, &original, &[]).map_err(Verdict::Invalid)?;
     let expected = run(&original, &[]).map_err(Verdict::Invalid)?;
     let mut built: Vec<(&str, PathBuf)> = Vec::new();
+    let mut reassociated = false;
     for r in runs {
         let exe = match built.iter().find(|(t, _)| *t == r.target) {
             Some((_, e)) => e.clone(),
             None => {
-                let e = build(o, work, tag, &src, r.target)?;
+                let e = build(o, work, tag, &src, r.target, &[])?;
                 built.push((r.target, e.clone()));
                 e
             }
@@ -322,7 +343,9 @@ fn differs(
                 detail,
             })
         })?;
-        if got != expected {
+        if got != expected && reassociated_only(o, work, tag, &src, r, &expected, &got)? {
+            reassociated = true;
+        } else if got != expected {
             let line = expected
                 .lines()
                 .zip(got.lines())
@@ -336,23 +359,70 @@ fn differs(
             }));
         }
     }
-    Ok(runs.len())
+    Ok((runs.len(), reassociated))
 }
 
-/// polyc then gcc for `target`; the executable.
+/// Whether `got`, which differs from `expected`, differs only as polyc's reassociated
+/// floating-point sums may (the C target's rows of partial sums, the GPU targets' atomic
+/// ones; `--no-reductions` keeps the original order): every number within a relative 1e-12 of
+/// the expected one (reassociation changes the last bits; the outputs print 17 digits), and
+/// the program built with `--no-reductions` prints exactly `expected` under the same run. The
+/// random programs' data are multiples of 1/4, exact in any order until repeated halvings or
+/// large values make the sums round.
+fn reassociated_only(
+    o: &Options,
+    work: &Path,
+    tag: &str,
+    src: &Path,
+    r: &Run,
+    expected: &str,
+    got: &str,
+) -> Result<bool, Verdict> {
+    if !close_numbers(expected, got) {
+        return Ok(false);
+    }
+    let exe = build(o, work, tag, src, r.target, &["--no-reductions"])?;
+    Ok(run(&exe, &r.env).is_ok_and(|exact| exact == expected))
+}
+
+/// Whether two outputs have the same words, but for numbers with a fraction or an exponent
+/// within a relative 1e-12 of each other.
+fn close_numbers(expected: &str, got: &str) -> bool {
+    let number = |w: &str| {
+        w.contains(['.', 'e'])
+            .then(|| w.parse::<f64>().ok())
+            .flatten()
+    };
+    let close = |a: &str, b: &str| match (number(a), number(b)) {
+        (Some(x), Some(y)) => (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
+        _ => a == b,
+    };
+    let (e, g): (Vec<&str>, Vec<&str>) = (
+        expected.split_whitespace().collect(),
+        got.split_whitespace().collect(),
+    );
+    expected.lines().count() == got.lines().count()
+        && e.len() == g.len()
+        && e.iter().zip(&g).all(|(a, b)| close(a, b))
+}
+
+/// polyc (with `flags`) then gcc for `target`; the executable.
 fn build(
     o: &Options,
     work: &Path,
     tag: &str,
     src: &Path,
     target: &'static str,
+    flags: &[&str],
 ) -> Result<PathBuf, Verdict> {
-    let generated = work.join(format!("{tag}-{target}.c"));
+    let variant = if flags.is_empty() { "" } else { "-plain" };
+    let generated = work.join(format!("{tag}-{target}{variant}.c"));
     // Issue 19's bounds: 60 s and 4 GB; past them polyc has failed.
     let out = Command::new("timeout")
         .args(["60", "prlimit", "--as=4294967296", "--"])
         .arg(&o.polyc)
         .arg(src)
+        .args(flags)
         .args(["--target", target, "-o"])
         .arg(&generated)
         .output()
@@ -370,7 +440,7 @@ fn build(
             }))
         }
     }
-    let exe = work.join(format!("{tag}-{target}"));
+    let exe = work.join(format!("{tag}-{target}{variant}"));
     let flags = |what: &str| -> Vec<String> {
         Command::new(&o.polyc)
             .args([what, "--target", target])
