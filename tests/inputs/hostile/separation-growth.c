@@ -1,4 +1,5 @@
 // expect: output under 260000 bytes
+// fallback opencl: without barriers (41 loops holding barriers, over 8)
 // fallback: code generation: an AST built without isl's `separate` option (statements guarded inside loops instead of loops split where they change): separation made 48 statement calls where 17 do
 // Differential seed 4850: isl's `separate` split the tile body into 48 statement calls where
 // guarded loops need 17, and the C grew to 338 KB (about 228 KB now). Past 32 calls, the plain AST is
