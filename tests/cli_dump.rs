@@ -7,6 +7,15 @@ use std::path::Path;
 
 use common::polyc;
 
+/// A file under `tests/inputs`, as an argument.
+fn input(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/inputs")
+        .join(path)
+        .display()
+        .to_string()
+}
+
 fn gemm() -> (String, String) {
     let k = polybench::kernel("gemm").unwrap();
     (
@@ -80,9 +89,7 @@ fn deps_json_and_text_agree() {
 /// `--dump schedule` and `--dump buffers` say so (exit 0) instead of failing.
 #[test]
 fn schedule_dump_lists_scops_that_keep_their_original_code() {
-    let src =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/hostile/hundred-parameters.c");
-    let src = src.display().to_string();
+    let src = input("hostile/hundred-parameters.c");
     let (code, out, err) = polyc(&[&src, "--dump", "schedule", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -104,10 +111,7 @@ fn schedule_dump_lists_scops_that_keep_their_original_code() {
 /// stands as its source. gemm has none, and its JSON no `fallbacks` key.
 #[test]
 fn schedule_dump_lists_the_fallbacks_that_fired() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/inputs/semantics/dataflow-fallback.c")
-        .display()
-        .to_string();
+    let src = input("semantics/dataflow-fallback.c");
     let (code, text, err) = polyc(&[&src, "--dump", "schedule"]);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -120,10 +124,7 @@ fn schedule_dump_lists_the_fallbacks_that_fired() {
     let fallbacks = v["scops"][0]["fallbacks"].as_array().unwrap();
     assert_eq!(fallbacks.len(), 1, "{v}");
     // The scheduler's own: a diamond search cut short.
-    let diamond = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/inputs/hostile/diamond-distances.c")
-        .display()
-        .to_string();
+    let diamond = input("hostile/diamond-distances.c");
     let (code, text, err) = polyc(&[&diamond, "--dump", "schedule"]);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -139,13 +140,7 @@ fn schedule_dump_lists_the_fallbacks_that_fired() {
 
 #[test]
 fn fallbacks_dump_lists_each_scops_degradations_for_its_target() {
-    let hostile = |name: &str| {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/inputs/hostile")
-            .join(name)
-            .display()
-            .to_string()
-    };
+    let hostile = |name: &str| input(&format!("hostile/{name}"));
     // The suite compiles without any (gemm stands for the 90 compilations, which were checked
     // by hand: docs/decisions.md).
     let (file, inc) = gemm();

@@ -208,22 +208,24 @@ impl Summary {
             self.rejected.len(),
             self.failed.len()
         );
-        if !self.slow_under_load.is_empty() {
-            let seeds: Vec<String> = self.slow_under_load.iter().map(u64::to_string).collect();
-            s += &format!(
-                "  - of these, past the time limit beside other programs and agreeing when run again alone: {} (seeds {})\n",
-                seeds.len(),
-                seeds.join(", ")
-            );
-        }
-        if !self.reassociated.is_empty() {
-            let seeds: Vec<String> = self.reassociated.iter().map(u64::to_string).collect();
-            s += &format!(
-                "  - of these, with sums polyc reassociated (last digits differ; exact with `--no-reductions`): {} (seeds {})\n",
-                seeds.len(),
-                seeds.join(", ")
-            );
-        }
+        let mut of_these = |what: &str, seeds: &[u64]| {
+            if !seeds.is_empty() {
+                let list: Vec<String> = seeds.iter().map(u64::to_string).collect();
+                s += &format!(
+                    "  - of these, {what}: {} (seeds {})\n",
+                    seeds.len(),
+                    list.join(", ")
+                );
+            }
+        };
+        of_these(
+            "past the time limit beside other programs and agreeing when run again alone",
+            &self.slow_under_load,
+        );
+        of_these(
+            "with sums polyc reassociated (last digits differ; exact with `--no-reductions`)",
+            &self.reassociated,
+        );
         for (seed, why) in self.rejected.iter().take(20) {
             s += &format!(
                 "  - declined, seed {seed}: {}\n",
