@@ -367,6 +367,69 @@ fn in_process_trials_restore_the_data_they_write() {
 }
 
 #[test]
+fn a_trial_past_its_cutoff_is_stopped_and_its_data_restored() {
+    let p = programs("tuning-cutoff");
+    let (_, reference, _) = run(&p.original, &[], &[]);
+    let (_, exe) = &p.targets[0];
+    let trials = p.dir.join("trials");
+    // Tiles of one point: thousands of tiles, far longer than a thousandth of the first run.
+    std::fs::write(
+        &trials,
+        format!("0 {} 0.001 0\n0 1\n0 8,16\n", tuning::CUTOFF),
+    )
+    .unwrap();
+    let (ok, out, err) = run(exe, &[], &[(tuning::TRIALS, trials.to_str().unwrap())]);
+    assert!(ok, "{err}");
+    assert_eq!(out, reference, "a stopped trial left its data behind");
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("polyc-trial:"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "polyc-trial: scop=0 trial=1 late=1",
+            "polyc-trial: scop=0 trial=2 late=1"
+        ],
+        "{err}"
+    );
+    let tiles: Vec<u64> = err
+        .lines()
+        .filter(|l| l.starts_with("polyc: scop=0 "))
+        .map(|l| {
+            l.split(' ')
+                .find_map(|f| f.strip_prefix("tiles="))
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        tiles[1] < 1000,
+        "the stopped trial visited {} tiles",
+        tiles[1]
+    );
+    // A limit that no trial reaches: every trial is compared.
+    std::fs::write(
+        &trials,
+        format!("0 {} 1.5 1000000\n0 8,16\n0 4\n", tuning::CUTOFF),
+    )
+    .unwrap();
+    let (ok, out, err) = run(exe, &[], &[(tuning::TRIALS, trials.to_str().unwrap())]);
+    assert!(ok, "{err}");
+    assert_eq!(out, reference);
+    assert_eq!(err.matches("match=1").count(), 2, "{err}");
+    // A malformed cutoff line is an error that names the file and the line.
+    std::fs::write(&trials, format!("0 8\n0 {} 1.5\n", tuning::CUTOFF)).unwrap();
+    let (ok, _, err) = run(exe, &[], &[(tuning::TRIALS, trials.to_str().unwrap())]);
+    assert!(!ok);
+    assert!(
+        err.contains("line 2: expected SCOP cutoff FACTOR MS"),
+        "{err}"
+    );
+}
+
+#[test]
 fn data_of_unknown_size_fall_back_to_one_process_each() {
     let dir = polybench::harness::scratch_dir("tuning-fallback");
     let src = dir.join("q.c");

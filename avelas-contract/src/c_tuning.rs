@@ -6,7 +6,7 @@ use crate::config::{
     MAX_SCOP_NUMBER, MAX_TILE_SIZE, MAX_TILE_SIZES, SIZES_FROM_DEFAULT, SIZES_FROM_ENV,
 };
 use crate::tuning::{
-    HEADER, MAX_ENTRIES, MAX_LINE, SIZES_FROM_TUNED, SUFFIX, TRIALS, UNTILED, VARIABLE,
+    CUTOFF, HEADER, MAX_ENTRIES, MAX_LINE, SIZES_FROM_TUNED, SUFFIX, TRIALS, UNTILED, VARIABLE,
 };
 use crate::C_TARGET_FNS;
 
@@ -30,7 +30,9 @@ pub fn definitions() -> String {
     let field_list = field_list.join(", ");
     let nfields = fields.len();
     format!(
-        r#"#include <unistd.h>
+        r#"#include <signal.h>
+#include <sys/time.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -173,9 +175,36 @@ static __attribute__((unused)) void polyc_tu_read(void) {{
    them) before each; after each trial it prints "polyc-trial: scop=K trial=T match=0|1", whether
    the data equal the first run's. The data are then left as the first run left them. A SCoP whose
    written data have no declared size, or would take more than a quarter of the memory twice,
-   prints "polyc-trial: scop=K unavailable" and runs once. */
+   prints "polyc-trial: scop=K unavailable" and runs once.
+   A line "SCOP {CUTOFF} FACTOR MS" stops the SCoP's trials that run FACTOR times as long as its
+   fastest whole run so far in this process (0: never), and at least MS milliseconds: a timer
+   (SIGALRM, while the trials run) sets `polyc_tr_late`, the tile walks then visit no more tiles,
+   and the trial prints "polyc-trial: scop=K trial=T late=1" instead of its match. */
 static int polyc_tr_n = -1, polyc_tr_scop[{MAX_ENTRIES}], polyc_tr_entry[{MAX_ENTRIES}];
 static int polyc_tr_active = -1, polyc_tr_first = 0, polyc_tr_saves = 0;
+static volatile sig_atomic_t polyc_tr_late = 0;
+static double polyc_tr_cut_factor[{MAX_SCOP_NUMBER} + 1], polyc_tr_cut_ms[{MAX_SCOP_NUMBER} + 1];
+static double polyc_tr_started = 0, polyc_tr_fastest = 0;
+static int polyc_tr_timer = 0;
+static struct sigaction polyc_tr_old_alarm;
+static __attribute__((unused)) void polyc_tr_alarm(int sig) {{
+  (void)sig;
+  polyc_tr_late = 1;
+}}
+/* Reads "FACTOR MS" of a cutoff line for SCoP `scop`; whether it is well formed. */
+static __attribute__((unused)) int polyc_tr_cutoff(int scop, const char *s) {{
+  char *end;
+  double f, ms;
+  errno = 0;
+  f = strtod(s, &end);
+  if (end == s || *end != ' ' || errno || !(f >= 0 && f <= 1e9)) return 0;
+  s = end + 1;
+  ms = strtod(s, &end);
+  if (end == s || *end || errno || !(ms >= 0 && ms <= 1e12)) return 0;
+  polyc_tr_cut_factor[scop] = f;
+  polyc_tr_cut_ms[scop] = ms;
+  return 1;
+}}
 static char polyc_tr_done[{MAX_SCOP_NUMBER} + 1];
 static void **polyc_tr_ptr;
 static const size_t *polyc_tr_bytes;
@@ -203,6 +232,10 @@ static __attribute__((unused)) void polyc_tr_load(void) {{
     scop = strtol(buf, &end, 10);
     if (end == buf || *end != ' ' || scop < 0 || scop > {MAX_SCOP_NUMBER}L || polyc_tu_n == {MAX_ENTRIES} || polyc_tr_n == {MAX_ENTRIES})
       polyc_tu_bad(path, line, "expected SCOP SIZES", "");
+    if (!strncmp(end + 1, "{CUTOFF} ", sizeof "{CUTOFF}")) {{
+      if (!polyc_tr_cutoff((int)scop, end + sizeof "{CUTOFF} ")) polyc_tu_bad(path, line, "expected SCOP {CUTOFF} FACTOR MS", "");
+      continue;
+    }}
     if (!polyc_tu_sizes(end + 1)) polyc_tu_bad(path, line, "expected SCOP SIZES", "");
     polyc_tu_key[polyc_tu_n] = (char *)"";
     polyc_tr_scop[polyc_tr_n] = (int)scop;
@@ -247,6 +280,18 @@ static inline __attribute__((unused)) int polyc_trials_begin(int scop, int n, vo
   polyc_tr_ptr = ptr;
   polyc_tr_bytes = bytes;
   polyc_tr_saves = n;
+  polyc_tr_fastest = 0;
+  polyc_tr_timer = polyc_tr_cut_factor[scop] > 0;
+  if (polyc_tr_timer) {{
+    struct sigaction a;
+    memset(&a, 0, sizeof a);
+    a.sa_handler = polyc_tr_alarm;
+    sigemptyset(&a.sa_mask);
+#ifdef SA_RESTART
+    a.sa_flags = SA_RESTART; /* strict ISO C modes lack it: the SCoP makes no system call but OpenMP's, which retry */
+#endif
+    if (sigaction(SIGALRM, &a, &polyc_tr_old_alarm)) polyc_tr_timer = 0;
+  }}
   return count;
 }}
 /* Copies the saved data `from` into the SCoP's data (`back`), or the SCoP's data into `from`
@@ -262,28 +307,56 @@ static inline __attribute__((unused)) int polyc_tr_copy(unsigned char *from, int
   }}
   return same;
 }}
+/* Arms the timer that stops trial runs of SCoP `scop` (see "{CUTOFF}" above). */
+static __attribute__((unused)) void polyc_tr_arm(int scop) {{
+  double limit = polyc_tr_cut_ms[scop];
+  struct itimerval t;
+  if (polyc_tr_cut_factor[scop] * polyc_tr_fastest > limit) limit = polyc_tr_cut_factor[scop] * polyc_tr_fastest;
+  if (limit <= 0) return;
+  memset(&t, 0, sizeof t);
+  t.it_value.tv_sec = (time_t)(limit / 1e3);
+  t.it_value.tv_usec = (suseconds_t)(1e3 * (limit - 1e3 * (double)t.it_value.tv_sec));
+  if (!t.it_value.tv_sec && !t.it_value.tv_usec) t.it_value.tv_usec = 1;
+  setitimer(ITIMER_REAL, &t, 0);
+}}
 /* Before run `trial` of the block (0: the default configuration). */
 static inline __attribute__((unused)) void polyc_trial_start(int scop, int trial) {{
-  if (trial == 0) return;
-  polyc_tr_copy(polyc_tr_initial, 1, 0);
-  /* The SCoP's `trial`-th line (the lines of several SCoPs may interleave). */
-  {{
-    int e, k = 0;
-    for (e = polyc_tr_first; e < polyc_tr_n; e++)
-      if (polyc_tr_scop[e] == scop && ++k == trial) break;
-    polyc_tr_active = polyc_tr_entry[e];
+  if (polyc_tr_n <= 0) return;
+  polyc_tr_late = 0;
+  if (trial > 0) {{
+    polyc_tr_copy(polyc_tr_initial, 1, 0);
+    /* The SCoP's `trial`-th line (the lines of several SCoPs may interleave). */
+    {{
+      int e, k = 0;
+      for (e = polyc_tr_first; e < polyc_tr_n; e++)
+        if (polyc_tr_scop[e] == scop && ++k == trial) break;
+      polyc_tr_active = polyc_tr_entry[e];
+    }}
+    if (polyc_tr_timer) polyc_tr_arm(scop);
   }}
+  polyc_tr_started = polyc_now();
 }}
 /* After run `trial` of `trials`. */
 static inline __attribute__((unused)) void polyc_trial_done(int scop, int trial, int trials) {{
+  double ms;
   if (trials == 0) return;
+  ms = 1e3 * (polyc_now() - polyc_tr_started);
+  if (polyc_tr_timer) {{
+    struct itimerval off;
+    memset(&off, 0, sizeof off);
+    setitimer(ITIMER_REAL, &off, 0);
+  }}
   if (trial == 0) polyc_tr_copy(polyc_tr_expected, 0, 0);
+  else if (polyc_tr_late) fprintf(stderr, "polyc-trial: scop=%d trial=%d late=1\n", scop, trial);
   else fprintf(stderr, "polyc-trial: scop=%d trial=%d match=%d\n", scop, trial, polyc_tr_copy(polyc_tr_expected, 0, 1));
+  if (!polyc_tr_late && (polyc_tr_fastest <= 0 || ms < polyc_tr_fastest)) polyc_tr_fastest = ms;
+  polyc_tr_late = 0;
   if (trial == trials) {{
     polyc_tr_copy(polyc_tr_expected, 1, 0);
     free(polyc_tr_initial);
     free(polyc_tr_expected);
     polyc_tr_active = -1;
+    if (polyc_tr_timer) sigaction(SIGALRM, &polyc_tr_old_alarm, 0);
   }}
 }}
 /* The entry of the tuning file for SCoP `scop` (its key's first four fields `key`, the

@@ -30,6 +30,10 @@ pub const VARIABLE: &str = "POLYC_TUNING";
 /// The variable with which `polyc tune` asks a C-target program for in-process trials: a file
 /// of lines `SCOP SIZES` (SIZES as in an entry), tried one after another in one process.
 pub const TRIALS: &str = "POLYC_TUNE_TRIALS";
+/// The word of a trials file's line `SCOP cutoff FACTOR MS`: the SCoP's trials that run FACTOR
+/// times as long as its fastest whole run so far in the process, and at least MS milliseconds,
+/// are stopped.
+pub const CUTOFF: &str = "cutoff";
 /// The `sizes=` of an entry that runs the SCoP in its original order (the C target).
 pub const UNTILED: &str = "untiled";
 /// The fields of a key, in order.

@@ -322,6 +322,7 @@ impl<'a> GpuHost<'a> {
                     flush: launch,
                     label: self.labels.next(self.ir.id),
                     trace: AVELAS_FNS.trace,
+                    stoppable: false,
                 };
                 out.push_str(&indent(&walk.print(), 2));
             }

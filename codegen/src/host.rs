@@ -34,6 +34,9 @@ pub struct TileWalk<'a> {
     pub label: String,
     /// The function that reads the trace switch.
     pub trace: &'static str,
+    /// Visit no tile once `polyc tune` stops the trial that runs (the C target's
+    /// `polyc_tr_late`): a configuration far slower than the best so far is not run to its end.
+    pub stoppable: bool,
 }
 
 /// The code of [`TileWalk::row_partials`]: before the rows, at the start and end of each, and
@@ -314,7 +317,12 @@ impl TileWalk<'_> {
         w.push_str(&c::print_k(&self.ir.data, &t.probe, &probe, None));
         let _ = writeln!(w, "  }}");
         let _ = writeln!(w, "  {label}:;");
-        let _ = writeln!(w, "  if (polyc_nonempty) {{");
+        let late = if self.stoppable {
+            " && !polyc_tr_late"
+        } else {
+            ""
+        };
+        let _ = writeln!(w, "  if (polyc_nonempty{late}) {{");
         let _ = writeln!(w, "    polyc_tiles++;");
         let _ = writeln!(w, "{}", indent(&self.trace(), 4).trim_end());
         w.push_str(&indent(&self.visit, 4));

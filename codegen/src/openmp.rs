@@ -259,6 +259,8 @@ impl HostDialect for OpenMp<'_> {
                     flush: String::new(),
                     label: self.labels.next(self.ir.id),
                     trace: C_TARGET_FNS.trace,
+                    // Trials run only where the sizes are the run's to choose.
+                    stoppable: self.fixed_sizes.is_none(),
                 };
                 out.push_str(&indent(&walk.print(), 2));
             }

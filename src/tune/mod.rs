@@ -21,7 +21,7 @@ use avelas_contract::tuning::{self, Entry, Tuned, TuningFile};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use runner::{agree, beside, Program, RunFailure, RunReport, Tolerance};
+use runner::{agree, beside, Program, RunFailure, RunReport, Tolerance, TrialEnd};
 use space::{Candidate, Space, Values};
 use strategy::{best, Kind, Measured, Search};
 
@@ -71,6 +71,10 @@ pub struct TuneCli {
     /// configurations inside one process, restoring the data the SCoP writes before each).
     #[arg(long)]
     pub per_process: bool,
+    /// Stop an in-process trial once it has run this many times as long as its SCoP's best
+    /// configuration so far (0: run every trial to its end). Such a configuration is never chosen.
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.5, value_parser = cutoff_factor)]
+    pub cutoff: f64,
     /// Also measure the configurations the search measured (those of the first tiled SCoP) the
     /// iterative-compilation way, sizes fixed at compile time and the program rebuilt for each,
     /// and report both searches' times (tuning a C file, C target).
@@ -136,13 +140,33 @@ pub struct Measurement {
     pub candidate: Candidate,
     /// The SCoP's time in each run.
     pub samples: Vec<f64>,
-    /// `ok`, `mismatch`, `failed`, `timeout`, `not-applied`.
+    /// `ok`, `late`, `mismatch`, `failed`, `timeout`, `not-applied`.
     pub status: &'static str,
 }
 
 impl Measurement {
+    /// The median time of a configuration measured to its end.
     pub fn median(&self) -> Option<f64> {
         (self.status == "ok").then(|| median(&self.samples))
+    }
+
+    /// What the search knows of the configuration's time: its median, or for one whose trials
+    /// were mostly stopped (`late`), the median of their times when they were stopped: a lower
+    /// bound, at least `--cutoff` times the best so far, so it never is the best (`None`:
+    /// rejected).
+    pub fn known(&self) -> Option<f64> {
+        match self.status {
+            "late" => Some(median(&self.samples)),
+            _ => self.median(),
+        }
+    }
+}
+
+/// `--cutoff`: 0, or a factor of at least 1.
+fn cutoff_factor(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(f) if f == 0.0 || (1.0..=1e9).contains(&f) => Ok(f),
+        _ => Err("expected 0 or a number from 1 to 1e9".into()),
     }
 }
 
@@ -225,6 +249,7 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         reps: cli.reps,
         limit,
         corrupt: corrupt.as_deref(),
+        cutoff: cli.cutoff,
     };
     // In-process trials compare data byte for byte: a tolerance needs whole outputs compared.
     let mut in_process = reference.target == "c" && !cli.per_process && tolerance.is_exact();
@@ -277,8 +302,9 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
         }
         for m in results {
             // The original order is offered to every SCoP of the C target; those without one
-            // just do not apply it.
+            // just do not apply it. A stopped trial is what the cutoff is for.
             let quiet = m.status == "ok"
+                || m.status == "late"
                 || (m.status == "not-applied" && m.candidate.tuned == Tuned::Untiled);
             if !quiet {
                 bar.suspend(|| {
@@ -291,7 +317,14 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
                 });
             }
             let s = scops.get_mut(&m.scop).expect("planned SCoPs exist");
-            s.measured.insert(m.candidate.clone(), m.median());
+            let mut known = m.known();
+            if m.status == "late" {
+                // Stopped against the process's fastest run, which noise may have put below
+                // the best median: kept above the best, it can never be taken for it.
+                let floor = best(&s.measured).map_or(0.0, |b| cli.cutoff * b.1);
+                known = known.map(|t| t.max(floor));
+            }
+            s.measured.insert(m.candidate.clone(), known);
             log.push(m);
             bar.inc(0);
         }
@@ -567,6 +600,10 @@ fn confirm(check: &Check, scops: &mut BTreeMap<usize, ScopSearch>) -> usize {
     runs
 }
 
+/// In-process trials are not stopped before this many milliseconds: stopping one sooner saves
+/// less than a process start, and a short SCoP's times are the noisiest.
+const CUTOFF_FLOOR_MS: f64 = 10.0;
+
 /// The configurations measured together in one process, at most.
 const BATCH: usize = 64;
 
@@ -610,6 +647,8 @@ struct Check<'a> {
     reps: u32,
     limit: Duration,
     corrupt: Option<&'a str>,
+    /// In-process trials stop at this factor of the best time so far (0: never).
+    cutoff: f64,
 }
 
 impl Check<'_> {
@@ -650,13 +689,24 @@ impl Check<'_> {
 
     /// Each SCoP's configurations `batch` as in-process trials (the C target), each repeated
     /// `reps` times, in one run; the measurements and the runs made (`None`: the program cannot run
-    /// them, or the run failed: measure them one process each).
+    /// them, or the run failed: measure them one process each). Trials that run `cutoff` times
+    /// as long as the SCoP's fastest run in the process (and [`CUTOFF_FLOOR_MS`]) are stopped:
+    /// `late`.
     fn in_process(&self, batch: &[(usize, Vec<Candidate>)]) -> Option<(Vec<Measurement>, usize)> {
         let mut lines = String::new();
         let mut trials = 0u32;
         for (scop, cs) in batch {
-            for c in cs {
-                for _ in 0..self.reps {
+            if self.cutoff > 0.0 {
+                lines.push_str(&format!(
+                    "{scop} {} {} {CUTOFF_FLOOR_MS}\n",
+                    tuning::CUTOFF,
+                    self.cutoff
+                ));
+            }
+            // Each configuration once, then again: a configuration's runs are apart in time,
+            // so that a passing disturbance of the machine does not hit all of them.
+            for _ in 0..self.reps {
+                for c in cs {
                     lines.push_str(&format!("{scop} {}\n", c.tuned));
                     trials += 1;
                 }
@@ -676,36 +726,37 @@ impl Check<'_> {
             // The SCoP's profile lines: the default run, then one per trial.
             let runs: Vec<&runner::Execution> =
                 r.executions.iter().filter(|e| e.scop == *scop).collect();
-            let matches: Vec<bool> = r
+            let ends: Vec<TrialEnd> = r
                 .trials
                 .iter()
                 .filter(|t| t.0 == *scop)
                 .map(|t| t.2)
                 .collect();
             let expected = cs.len() * self.reps as usize;
-            if matches.len() != expected || runs.len() < expected + 1 {
+            if ends.len() != expected || runs.len() < expected + 1 {
                 return None;
             }
             for (i, c) in cs.iter().enumerate() {
-                let mut m = Measurement {
-                    scop: *scop,
-                    candidate: c.clone(),
-                    samples: Vec::new(),
-                    status: "ok",
-                };
-                for k in i * self.reps as usize..(i + 1) * self.reps as usize {
+                let corrupted = self.corrupt == Some(c.to_string().as_str());
+                let mut samples = Vec::new();
+                let mut trials = Vec::new();
+                for k in (0..self.reps as usize).map(|r| r * cs.len() + i) {
                     let e = runs[1 + k];
                     let applied = e.sizes_from == avelas_contract::tuning::SIZES_FROM_TUNED
                         && (c.tuned != Tuned::Untiled || e.untiled == Some(true));
-                    let corrupted = self.corrupt == Some(c.to_string().as_str());
-                    if !applied {
-                        m.status = "not-applied";
-                    } else if self.verify && (!matches[k] || corrupted) {
-                        m.status = "mismatch";
-                    }
-                    m.samples.push(e.cost);
+                    let end = match ends[k] {
+                        TrialEnd::Matched if corrupted => TrialEnd::Differed,
+                        end => end,
+                    };
+                    trials.push((applied, end));
+                    samples.push(e.cost);
                 }
-                results.push(m);
+                results.push(Measurement {
+                    scop: *scop,
+                    candidate: c.clone(),
+                    samples,
+                    status: trials_status(&trials, self.verify),
+                });
             }
         }
         Some((results, 1))
@@ -756,6 +807,22 @@ impl Check<'_> {
             }
         }
         (results, runs)
+    }
+}
+
+/// The status of a configuration from its trials (whether each applied it, how each ended): a
+/// trial that did not apply it or differed decides; else it is `late` when most of its trials
+/// were stopped (its other trials' data were compared).
+fn trials_status(trials: &[(bool, TrialEnd)], verify: bool) -> &'static str {
+    let late = trials.iter().filter(|t| t.1 == TrialEnd::Late).count();
+    if trials.iter().any(|t| !t.0) {
+        "not-applied"
+    } else if verify && trials.iter().any(|t| t.1 == TrialEnd::Differed) {
+        "mismatch"
+    } else if 2 * late > trials.len() {
+        "late"
+    } else {
+        "ok"
     }
 }
 
@@ -899,15 +966,23 @@ fn report(
     for (k, s) in scops {
         let tried = s.measured.len();
         let rejected = s.measured.values().filter(|t| t.is_none()).count();
+        let stopped = log
+            .iter()
+            .filter(|m| m.scop == *k && m.status == "late")
+            .count();
+        let rejected = match stopped {
+            0 => format!("{rejected} rejected"),
+            n => format!("{rejected} rejected, {n} stopped at the cutoff"),
+        };
         let tuned = check.scops.get(k).map(|r| r.cost());
         match (s.chosen(), tuned) {
             (Some((c, t)), Some(now)) => println!(
-                "  scop {k}: {c}: {t:.3} ms measured alone, {now:.3} ms tuned against {:.3} ms default ({:.2}x); {tried} of {} configurations, {rejected} rejected",
+                "  scop {k}: {c}: {t:.3} ms measured alone, {now:.3} ms tuned against {:.3} ms default ({:.2}x); {tried} of {} configurations, {rejected}",
                 s.default_ms,
                 s.default_ms / now,
                 s.search.space.len()
             ),
-            _ => println!("  scop {k}: no configuration measured ({rejected} rejected)"),
+            _ => println!("  scop {k}: no configuration measured ({rejected})"),
         }
     }
     println!("  tuning file: {}", tuning_path.display());
@@ -985,4 +1060,52 @@ fn json(
         })),
     });
     serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_configuration_is_late_when_most_of_its_trials_were_stopped() {
+        use TrialEnd::*;
+        let ok = |e| (true, e);
+        assert_eq!(trials_status(&[ok(Late)], true), "late");
+        assert_eq!(
+            trials_status(&[ok(Matched), ok(Late), ok(Matched)], true),
+            "ok"
+        );
+        assert_eq!(
+            trials_status(&[ok(Late), ok(Late), ok(Matched)], true),
+            "late"
+        );
+        // A trial that ran to its end and differs rejects it, stopped or not.
+        assert_eq!(
+            trials_status(&[ok(Late), ok(Late), ok(Differed)], true),
+            "mismatch"
+        );
+        assert_eq!(trials_status(&[ok(Differed)], false), "ok");
+        assert_eq!(
+            trials_status(&[ok(Late), (false, Matched)], true),
+            "not-applied"
+        );
+    }
+
+    #[test]
+    fn a_late_configuration_is_known_by_a_lower_bound_and_never_best() {
+        let m = |status, samples: Vec<f64>| Measurement {
+            scop: 0,
+            candidate: Candidate::sizes(vec![8]),
+            samples,
+            status,
+        };
+        let late = m("late", vec![30.0, 31.0, 12.0]);
+        assert_eq!((late.median(), late.known()), (None, Some(30.0)));
+        let ok = m("ok", vec![20.0, 21.0, 19.0]);
+        assert_eq!(ok.known(), Some(20.0));
+        let mut measured = Measured::new();
+        measured.insert(Candidate::sizes(vec![8]), late.known());
+        measured.insert(Candidate::sizes(vec![16]), ok.known());
+        assert_eq!(best(&measured).unwrap().0, &Candidate::sizes(vec![16]));
+    }
 }

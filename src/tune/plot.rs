@@ -64,10 +64,20 @@ where
         m.median()
             .map(|t| Circle::new((i as i32, t), 3, BLUE.filled()))
     }))?;
+    // A stopped trial at the time it was stopped (a lower bound), within the plot.
     chart.draw_series(
         ms.iter()
             .enumerate()
-            .filter(|(_, m)| m.status != "ok" && m.status != "not-applied")
+            .filter(|(_, m)| m.status == "late")
+            .map(|(i, m)| {
+                let t = m.known().unwrap_or(top).min(top * 0.95);
+                TriangleMarker::new((i as i32, t), 4, RGBColor(230, 140, 0).filled())
+            }),
+    )?;
+    chart.draw_series(
+        ms.iter()
+            .enumerate()
+            .filter(|(_, m)| !matches!(m.status, "ok" | "late" | "not-applied"))
             .map(|(i, _)| Cross::new((i as i32, top * 0.95), 4, RED.stroke_width(2))),
     )?;
     let mut so_far = f64::INFINITY;

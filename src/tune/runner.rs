@@ -58,13 +58,24 @@ pub struct RunReport {
     pub scops: BTreeMap<usize, ScopReport>,
     /// Every profile line, in order.
     pub executions: Vec<Execution>,
-    /// `polyc-trial:` lines: SCoP, trial, whether its data equal the first run's.
-    pub trials: Vec<(usize, usize, bool)>,
+    /// `polyc-trial:` lines: SCoP, trial, how it ended.
+    pub trials: Vec<(usize, usize, TrialEnd)>,
     /// SCoPs whose in-process trials were unavailable.
     pub no_trials: Vec<usize>,
     /// stdout, then stderr without polyc's own lines: what verification compares.
     pub output: String,
     pub wall: Duration,
+}
+
+/// How an in-process trial ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrialEnd {
+    /// Its data equal the first run's (`match=1`).
+    Matched,
+    /// Its data differ (`match=0`).
+    Differed,
+    /// It ran past its cutoff and was stopped (`late=1`): its data are incomplete.
+    Late,
 }
 
 /// Why a run gave no report.
@@ -202,8 +213,8 @@ impl Program {
 struct Profile {
     /// Every profile line, in order.
     executions: Vec<Execution>,
-    /// `polyc-trial:` lines: SCoP, trial, match.
-    trials: Vec<(usize, usize, bool)>,
+    /// `polyc-trial:` lines: SCoP, trial, how it ended.
+    trials: Vec<(usize, usize, TrialEnd)>,
     /// SCoPs whose trials were unavailable.
     no_trials: Vec<usize>,
     /// The lines that are not polyc's.
@@ -242,8 +253,14 @@ fn read_profile(stderr: &str) -> Result<Profile, String> {
                 reassociates: fields.get("reassociates") == Some(&"1"),
             });
         } else if line.starts_with("polyc-trial: ") {
-            match (scop, number("trial"), fields.get("match")) {
-                (Some(s), Some(t), Some(m)) => p.trials.push((s, t as usize, *m == "1")),
+            let end = match (fields.get("match"), fields.get("late")) {
+                (Some(&"1"), _) => Some(TrialEnd::Matched),
+                (Some(_), _) => Some(TrialEnd::Differed),
+                (None, Some(&"1")) => Some(TrialEnd::Late),
+                _ => None,
+            };
+            match (scop, number("trial"), end) {
+                (Some(s), Some(t), Some(end)) => p.trials.push((s, t as usize, end)),
                 (Some(s), _, _) if line.ends_with(" unavailable") => p.no_trials.push(s),
                 _ => {}
             }
@@ -351,7 +368,7 @@ mod tests {
         Ok((scops_of(&p.executions), p.rest))
     }
 
-    type Trials = (Vec<Execution>, Vec<(usize, usize, bool)>, Vec<usize>);
+    type Trials = (Vec<Execution>, Vec<(usize, usize, TrialEnd)>, Vec<usize>);
 
     fn parse_trials(stderr: &str) -> Trials {
         let p = read_profile(stderr).unwrap();
@@ -377,6 +394,8 @@ mod tests {
             "polyc: scop=1 tile_sizes=8 sizes_from=default tiled_depth=1 time_ms=3 untiled=1\n\
                    polyc: scop=1 tile_sizes=8 sizes_from=tuned tiled_depth=1 time_ms=2 untiled=0\n\
                    polyc-trial: scop=1 trial=1 match=0\n\
+                   polyc-trial: scop=1 trial=2 late=1\n\
+                   polyc-trial: scop=1 trial=3 match=1\n\
                    polyc-trial: scop=2 unavailable\n";
         let (e, t, n) = parse_trials(err);
         assert_eq!(e.len(), 2);
@@ -384,7 +403,12 @@ mod tests {
             (e[1].cost, e[1].untiled, e[1].sizes_from.as_str()),
             (2.0, Some(false), "tuned")
         );
-        assert_eq!((t, n), (vec![(1, 1, false)], vec![2]));
+        let ends = vec![
+            (1, 1, TrialEnd::Differed),
+            (1, 2, TrialEnd::Late),
+            (1, 3, TrialEnd::Matched),
+        ];
+        assert_eq!((t, n), (ends, vec![2]));
     }
 
     #[test]
