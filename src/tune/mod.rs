@@ -234,7 +234,10 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
     }
     let total: usize = scops
         .values()
-        .map(|s| s.search.space.len().min(cli.budget.unwrap_or(usize::MAX)))
+        .map(|s| {
+            let budget = cli.budget.or(s.search.cap()).unwrap_or(usize::MAX);
+            s.search.space.len().min(budget)
+        })
         .max()
         .unwrap_or(0);
     let bar = progress(cli.strategy, total);
@@ -615,7 +618,9 @@ fn next_batch(
 ) -> Vec<(usize, Vec<Candidate>)> {
     let mut batch = Vec::new();
     for (&scop, s) in scops.iter_mut() {
-        let left = budget.map_or(max, |b| b.saturating_sub(s.measured.len()).min(max));
+        let left = budget
+            .or(s.search.cap())
+            .map_or(max, |b| b.saturating_sub(s.measured.len()).min(max));
         let next = s.search.propose_batch(&s.measured, left);
         if !next.is_empty() {
             batch.push((scop, next));

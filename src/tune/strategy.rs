@@ -23,6 +23,13 @@ pub fn best(measured: &Measured) -> Option<(&Candidate, f64)> {
 /// How many of the best configurations the guided search descends from.
 const DESCENTS: usize = 2;
 
+/// Without `--budget`, the guided search measures at most this share of its space, and at least
+/// [`GUIDED_MIN`] configurations: its descents' last steps find a few percent at most, less than
+/// the noise of one measurement (docs/results/tune-c-5edcfff.md), at the price of a third of the
+/// search.
+const GUIDED_SHARE: f64 = 0.15;
+const GUIDED_MIN: usize = 16;
+
 /// A search's strategy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Kind {
@@ -57,6 +64,17 @@ impl Search {
             seeded: false,
             expanded: BTreeSet::new(),
             rng: seed ^ 0x9e37_79b9_7f4a_7c15,
+        }
+    }
+
+    /// The most configurations the strategy measures of its own accord, when no budget is given
+    /// (`None`: every one it proposes).
+    pub fn cap(&self) -> Option<usize> {
+        match self.kind {
+            Kind::Guided => {
+                Some(((self.space.len() as f64 * GUIDED_SHARE) as usize).max(GUIDED_MIN))
+            }
+            Kind::Exhaustive | Kind::Random => None,
         }
     }
 
@@ -291,6 +309,17 @@ mod tests {
             m.len(),
             space.len()
         );
+    }
+
+    #[test]
+    fn guided_stays_within_its_share_of_the_space() {
+        let mut space = Space::new(3, 8, 256, 256, Values::Pow2);
+        space.untiled = true;
+        let s = Search::new(Kind::Guided, space.clone(), 1);
+        assert_eq!(s.cap(), Some(32));
+        assert_eq!(Search::new(Kind::Exhaustive, space, 1).cap(), None);
+        let small = Space::new(1, 4, 64, 64, Values::Pow2);
+        assert_eq!(Search::new(Kind::Guided, small, 1).cap(), Some(GUIDED_MIN));
     }
 
     #[test]
