@@ -71,8 +71,9 @@ pub struct TuneCli {
     /// configurations inside one process, restoring the data the SCoP writes before each).
     #[arg(long)]
     pub per_process: bool,
-    /// Stop an in-process trial once it has run this many times as long as its SCoP's best
-    /// configuration so far (0: run every trial to its end). Such a configuration is never chosen.
+    /// Stop an in-process trial once it has run this many times as long as its SCoP's fastest
+    /// run in the process, and 10 ms (0: run every trial to its end). A configuration stopped in
+    /// most of its trials is never chosen.
     #[arg(long, value_name = "FACTOR", default_value_t = 1.5, value_parser = cutoff_factor)]
     pub cutoff: f64,
     /// Also measure the configurations the search measured (those of the first tiled SCoP) the
@@ -652,7 +653,7 @@ struct Check<'a> {
     reps: u32,
     limit: Duration,
     corrupt: Option<&'a str>,
-    /// In-process trials stop at this factor of the best time so far (0: never).
+    /// In-process trials stop at this factor of the SCoP's fastest run in the process (0: never).
     cutoff: f64,
 }
 
