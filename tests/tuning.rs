@@ -114,6 +114,20 @@ fn profile(err: &str, field: &str) -> String {
         .to_string()
 }
 
+/// Runs `exe` with the in-process trials `text` (a trials file); as [`run`].
+fn run_trials(p: &Programs, exe: &Path, text: &str) -> (bool, String, String) {
+    let trials = p.dir.join("trials");
+    std::fs::write(&trials, text).unwrap();
+    run(exe, &[], &[(tuning::TRIALS, trials.to_str().unwrap())])
+}
+
+/// The `polyc-trial:` lines of a run's stderr.
+fn trial_lines(err: &str) -> Vec<&str> {
+    err.lines()
+        .filter(|l| l.starts_with("polyc-trial:"))
+        .collect()
+}
+
 #[test]
 fn programs_read_tuning_files_as_the_contract_does() {
     let p = programs("tuning-contract");
@@ -312,20 +326,14 @@ fn in_process_trials_restore_the_data_they_write() {
     let p = programs("tuning-trials");
     let (_, reference, _) = run(&p.original, &[], &[]);
     let (_, exe) = &p.targets[0];
-    let trials = p.dir.join("trials");
-    std::fs::write(&trials, "0 8,16\n0 untiled\n0 4\n").unwrap();
-    let (ok, out, err) = run(exe, &[], &[(tuning::TRIALS, trials.to_str().unwrap())]);
+    let (ok, out, err) = run_trials(&p, exe, "0 8,16\n0 untiled\n0 4\n");
     assert!(ok, "{err}");
     assert_eq!(
         out, reference,
         "the data after the trials are not the first run's"
     );
-    let lines: Vec<&str> = err
-        .lines()
-        .filter(|l| l.starts_with("polyc-trial:"))
-        .collect();
     assert_eq!(
-        lines,
+        trial_lines(&err),
         [
             "polyc-trial: scop=0 trial=1 match=1",
             "polyc-trial: scop=0 trial=2 match=1",
@@ -371,22 +379,13 @@ fn a_trial_past_its_cutoff_is_stopped_and_its_data_restored() {
     let p = programs("tuning-cutoff");
     let (_, reference, _) = run(&p.original, &[], &[]);
     let (_, exe) = &p.targets[0];
-    let trials = p.dir.join("trials");
     // Tiles of one point: thousands of tiles, far longer than a thousandth of the first run.
-    std::fs::write(
-        &trials,
-        format!("0 {} 0.001 0\n0 1\n0 8,16\n", tuning::CUTOFF),
-    )
-    .unwrap();
-    let (ok, out, err) = run(exe, &[], &[(tuning::TRIALS, trials.to_str().unwrap())]);
+    let text = format!("0 {} 0.001 0\n0 1\n0 8,16\n", tuning::CUTOFF);
+    let (ok, out, err) = run_trials(&p, exe, &text);
     assert!(ok, "{err}");
     assert_eq!(out, reference, "a stopped trial left its data behind");
-    let lines: Vec<&str> = err
-        .lines()
-        .filter(|l| l.starts_with("polyc-trial:"))
-        .collect();
     assert_eq!(
-        lines,
+        trial_lines(&err),
         [
             "polyc-trial: scop=0 trial=1 late=1",
             "polyc-trial: scop=0 trial=2 late=1"
@@ -396,13 +395,7 @@ fn a_trial_past_its_cutoff_is_stopped_and_its_data_restored() {
     let tiles: Vec<u64> = err
         .lines()
         .filter(|l| l.starts_with("polyc: scop=0 "))
-        .map(|l| {
-            l.split(' ')
-                .find_map(|f| f.strip_prefix("tiles="))
-                .unwrap()
-                .parse()
-                .unwrap()
-        })
+        .map(|l| profile(l, "tiles").parse().unwrap())
         .collect();
     assert!(
         tiles[1] < 1000,
@@ -410,18 +403,13 @@ fn a_trial_past_its_cutoff_is_stopped_and_its_data_restored() {
         tiles[1]
     );
     // A limit that no trial reaches: every trial is compared.
-    std::fs::write(
-        &trials,
-        format!("0 {} 1.5 1000000\n0 8,16\n0 4\n", tuning::CUTOFF),
-    )
-    .unwrap();
-    let (ok, out, err) = run(exe, &[], &[(tuning::TRIALS, trials.to_str().unwrap())]);
+    let text = format!("0 {} 1.5 1000000\n0 8,16\n0 4\n", tuning::CUTOFF);
+    let (ok, out, err) = run_trials(&p, exe, &text);
     assert!(ok, "{err}");
     assert_eq!(out, reference);
     assert_eq!(err.matches("match=1").count(), 2, "{err}");
     // A malformed cutoff line is an error that names the file and the line.
-    std::fs::write(&trials, format!("0 8\n0 {} 1.5\n", tuning::CUTOFF)).unwrap();
-    let (ok, _, err) = run(exe, &[], &[(tuning::TRIALS, trials.to_str().unwrap())]);
+    let (ok, _, err) = run_trials(&p, exe, &format!("0 8\n0 {} 1.5\n", tuning::CUTOFF));
     assert!(!ok);
     assert!(
         err.contains("line 2: expected SCOP cutoff FACTOR MS"),
