@@ -236,7 +236,7 @@ fn tune(cli: &TuneCli) -> Result<i32, String> {
     let total: usize = scops
         .values()
         .map(|s| {
-            let budget = cli.budget.or(s.search.cap()).unwrap_or(usize::MAX);
+            let budget = s.search.limit(cli.budget).unwrap_or(usize::MAX);
             s.search.space.len().min(budget)
         })
         .max()
@@ -619,8 +619,9 @@ fn next_batch(
 ) -> Vec<(usize, Vec<Candidate>)> {
     let mut batch = Vec::new();
     for (&scop, s) in scops.iter_mut() {
-        let left = budget
-            .or(s.search.cap())
+        let left = s
+            .search
+            .limit(budget)
             .map_or(max, |b| b.saturating_sub(s.measured.len()).min(max));
         let next = s.search.propose_batch(&s.measured, left);
         if !next.is_empty() {

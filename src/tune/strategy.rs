@@ -81,6 +81,11 @@ impl Search {
         }
     }
 
+    /// The most configurations to measure: `budget` (`--budget`), else [`Search::cap`].
+    pub fn limit(&self, budget: Option<usize>) -> Option<usize> {
+        budget.or(self.cap())
+    }
+
     /// The next configuration to measure, or `None` when the search is over.
     pub fn propose(&mut self, measured: &Measured) -> Option<Candidate> {
         match self.kind {
