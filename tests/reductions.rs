@@ -120,9 +120,12 @@ fn other_operators_combine_with_their_own_atomic_helpers() {
     for target in ["opencl", "cuda"] {
         let text = semantics_input(input, target, &[], &dir);
         for call in [
-            "polyc_atomic_min_double(&dmin[",
+            "polyc_atomic_min_double_ties_nans(&dmin[",
             "polyc_atomic_max_double(&dmax[",
-            "polyc_atomic_max_double(&dfmax[",
+            "polyc_atomic_max_double_call(&dfmax[",
+            "polyc_atomic_max_double_ties_nans(&dnan[",
+            "polyc_atomic_max_double_call(&dfnan[",
+            "polyc_atomic_min_float_ties_nans(&fnan[",
             "polyc_atomic_mul_double(&dprod[",
             "polyc_atomic_min_float(&fmin_[",
             "polyc_atomic_max_int(&imax[",
@@ -137,9 +140,9 @@ fn other_operators_combine_with_their_own_atomic_helpers() {
         assert!(!text.contains("polyc_atomic_add_"), "{target}: no sum here");
         let helper = match target {
             "opencl" => {
-                "inline void polyc_atomic_min_double(volatile __global double *p, double v)"
+                "inline void polyc_atomic_min_double_ties_nans(volatile __global double *p, double v)"
             }
-            _ => "void polyc_atomic_min_double(double *p, double v)",
+            _ => "void polyc_atomic_min_double_ties_nans(double *p, double v)",
         };
         assert!(text.contains(helper), "{target}: no {helper}");
         let text = semantics_input(input, target, &["--no-reductions"], &dir);

@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-use rosepolly::analysis::reductions::ReductionOp;
+use rosepolly::analysis::reductions::{Pick, ReductionOp};
 
 use crate::device::Dialect;
 
@@ -66,9 +66,92 @@ pub fn host_identity(op: ReductionOp, elem: &str) -> &'static str {
     }
 }
 
-/// The name of the helper that combines a partial result of `op` into an `elem` accumulator.
-pub fn helper(op: ReductionOp, elem: &str) -> String {
-    format!("polyc_atomic_{}_{elem}", name(op))
+/// How one reduction's partial results combine into its accumulator: the operator, what a
+/// `min` or `max` keeps on a tie or a NaN (as the statement does), the accumulator's C type.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Update {
+    pub op: ReductionOp,
+    pub pick: Pick,
+    pub elem: String,
+}
+
+/// The pick of `v > old ? v : old` (`max`) and `v < old ? v : old` (`min`).
+const KEEPS_OLD: Pick = Pick::Select {
+    tie_takes_operand: false,
+    nan_takes_operand: false,
+};
+
+impl Update {
+    /// The update of a statement of `op` and `pick` on an `elem` accumulator. Integers have
+    /// no NaN and their ties are the same value, so every `min` (`max`) of theirs is one.
+    pub fn new(op: ReductionOp, pick: Pick, elem: &str) -> Update {
+        let choice = matches!(op, ReductionOp::Min | ReductionOp::Max);
+        let pick = match pick {
+            _ if !choice => Pick::Arithmetic,
+            _ if matches!(elem, "int" | "long") => KEEPS_OLD,
+            Pick::Arithmetic => KEEPS_OLD,
+            other => other,
+        };
+        Update {
+            op,
+            pick,
+            elem: elem.to_string(),
+        }
+    }
+
+    /// The name of the helper that combines a partial result into an accumulator:
+    /// `polyc_atomic_<op>_<type>`, for a `min` or `max` that does not keep the accumulator
+    /// on ties and NaNs with `_ties` (a tie takes the operand), `_nans` (so does a NaN) or
+    /// `_call` (`fmin`/`fmax`).
+    pub fn helper(&self) -> String {
+        let suffix = match self.pick {
+            Pick::Arithmetic => "",
+            Pick::Call => "_call",
+            Pick::Select {
+                tie_takes_operand,
+                nan_takes_operand,
+            } => match (tie_takes_operand, nan_takes_operand) {
+                (false, false) => "",
+                (true, false) => "_ties",
+                (false, true) => "_nans",
+                (true, true) => "_ties_nans",
+            },
+        };
+        format!("polyc_atomic_{}_{}{suffix}", name(self.op), self.elem)
+    }
+
+    /// `old` and `v` combined as the reduction's statement combines its accumulator and
+    /// operand.
+    pub fn combined(&self, dialect: Dialect, old: &str, v: &str) -> String {
+        let max = self.op == ReductionOp::Max;
+        match self.pick {
+            Pick::Arithmetic => arithmetic(self.op, old, v),
+            Pick::Call => {
+                let f = if max { "fmax" } else { "fmin" };
+                // OpenCL C overloads fmax; CUDA's float version is fmaxf.
+                let float = dialect == Dialect::Cuda && self.elem == "float";
+                format!("{f}{}({old}, {v})", if float { "f" } else { "" })
+            }
+            Pick::Select {
+                tie_takes_operand: tie,
+                nan_takes_operand: false,
+            } => {
+                // A failed comparison, as with a NaN, keeps `old`.
+                let cmp = if max { ">" } else { "<" };
+                let eq = if tie { "=" } else { "" };
+                format!("{v} {cmp}{eq} {old} ? {v} : {old}")
+            }
+            Pick::Select {
+                tie_takes_operand: tie,
+                nan_takes_operand: true,
+            } => {
+                // A failed comparison, as with a NaN, takes `v`.
+                let cmp = if max { ">" } else { "<" };
+                let eq = if tie { "" } else { "=" };
+                format!("{old} {cmp}{eq} {v} ? {old} : {v}")
+            }
+        }
+    }
 }
 
 fn name(op: ReductionOp) -> &'static str {
@@ -83,8 +166,9 @@ fn name(op: ReductionOp) -> &'static str {
     }
 }
 
-/// `old` and `v` combined as the reduction's statement combines them.
-pub fn combined(op: ReductionOp, old: &str, v: &str) -> String {
+/// `old` and `v` combined by `op`, where it is an arithmetic or bitwise operator (`min` and
+/// `max` as `v < old ? v : old` and `v > old ? v : old`).
+pub fn arithmetic(op: ReductionOp, old: &str, v: &str) -> String {
     match op {
         ReductionOp::Add => format!("{old} + {v}"),
         ReductionOp::Mul => format!("{old} * {v}"),
@@ -96,11 +180,11 @@ pub fn combined(op: ReductionOp, old: &str, v: &str) -> String {
     }
 }
 
-/// The helpers for `updates` (operator and C type of each): the sums' block where there are
-/// sums, a compare-and-swap loop for each other pair.
-pub fn helpers(dialect: Dialect, updates: &BTreeSet<(ReductionOp, String)>) -> String {
+/// The helpers for `updates`: the sums' block where there are sums, a compare-and-swap loop
+/// for each other update.
+pub fn helpers(dialect: Dialect, updates: &BTreeSet<Update>) -> String {
     let mut out = String::new();
-    let sums = updates.iter().any(|(op, _)| *op == ReductionOp::Add);
+    let sums = updates.iter().any(|u| u.op == ReductionOp::Add);
     match (dialect, sums) {
         (Dialect::OpenCl, true) => out.push_str(OPENCL_ADDS),
         (Dialect::Cuda, true) => out.push_str(CUDA_ADDS),
@@ -110,10 +194,10 @@ pub fn helpers(dialect: Dialect, updates: &BTreeSet<(ReductionOp, String)>) -> S
         }
         _ => {}
     }
-    for (op, elem) in updates.iter().filter(|(op, _)| *op != ReductionOp::Add) {
+    for u in updates.iter().filter(|u| u.op != ReductionOp::Add) {
         let _ = match dialect {
-            Dialect::OpenCl => write!(out, "{}", opencl_loop(*op, elem)),
-            Dialect::Cuda => write!(out, "{}", cuda_loop(*op, elem)),
+            Dialect::OpenCl => write!(out, "{}", opencl_loop(u)),
+            Dialect::Cuda => write!(out, "{}", cuda_loop(u)),
         };
     }
     out
@@ -130,7 +214,8 @@ fn bits(elem: &str, dialect: Dialect) -> &'static str {
     }
 }
 
-fn opencl_loop(op: ReductionOp, elem: &str) -> String {
+fn opencl_loop(update: &Update) -> String {
+    let elem = &update.elem;
     let u = bits(elem, Dialect::OpenCl);
     let cas = if u == "ulong" {
         "atom_cmpxchg"
@@ -143,14 +228,15 @@ fn opencl_loop(op: ReductionOp, elem: &str) -> String {
   do {{ seen.f = *p; next.f = {}; }} while ({cas}((volatile __global {u} *)p, seen.u, next.u) != seen.u);
 }}
 ",
-        helper(op, elem),
-        combined(op, "seen.f", "v")
+        update.helper(),
+        update.combined(Dialect::OpenCl, "seen.f", "v")
     )
 }
 
-fn cuda_loop(op: ReductionOp, elem: &str) -> String {
+fn cuda_loop(update: &Update) -> String {
+    let elem = &update.elem;
     let u = bits(elem, Dialect::Cuda);
-    let guard = format!("POLYC_ATOMIC_{}_{}", name(op), elem).to_ascii_uppercase();
+    let guard = update.helper().to_ascii_uppercase();
     format!(
         "#ifndef {guard}
 #define {guard}
@@ -161,8 +247,8 @@ static inline __device__ __attribute__((unused)) void {}({elem} *p, {elem} v) {{
 }}
 #endif
 ",
-        helper(op, elem),
-        combined(op, "seen.f", "v")
+        update.helper(),
+        update.combined(Dialect::Cuda, "seen.f", "v")
     )
 }
 
@@ -201,11 +287,18 @@ static inline __device__ __attribute__((unused)) void polyc_atomic_add_long(long
 mod tests {
     use super::*;
 
+    fn set(updates: &[(ReductionOp, Pick, &str)]) -> BTreeSet<Update> {
+        updates
+            .iter()
+            .map(|&(op, pick, elem)| Update::new(op, pick, elem))
+            .collect()
+    }
+
     #[test]
     fn only_the_helpers_used_are_printed() {
         let none = BTreeSet::new();
         assert_eq!(helpers(Dialect::OpenCl, &none), "");
-        let min = BTreeSet::from([(ReductionOp::Min, "double".to_string())]);
+        let min = set(&[(ReductionOp::Min, KEEPS_OLD, "double")]);
         let cl = helpers(Dialect::OpenCl, &min);
         assert!(cl.contains("cl_khr_int64_base_atomics"));
         assert!(cl.contains(
@@ -216,8 +309,47 @@ mod tests {
         let cu = helpers(Dialect::Cuda, &min);
         assert!(cu.contains("#ifndef POLYC_ATOMIC_MIN_DOUBLE"));
         assert!(cu.contains("atomicCAS((unsigned long long *)p, seen.u, next.u)"));
-        let sums = BTreeSet::from([(ReductionOp::Add, "int".to_string())]);
+        let sums = set(&[(ReductionOp::Add, Pick::Arithmetic, "int")]);
         assert_eq!(helpers(Dialect::Cuda, &sums), CUDA_ADDS);
+    }
+
+    /// `m = m > e ? m : e` from `m = NAN` takes its first operand; combined as
+    /// `v > m ? v : m`, its partial results would keep the NaN.
+    #[test]
+    fn min_and_max_combine_as_their_statements_pick() {
+        let max = |tie, nan| {
+            let pick = Pick::Select {
+                tie_takes_operand: tie,
+                nan_takes_operand: nan,
+            };
+            Update::new(ReductionOp::Max, pick, "double")
+        };
+        let cl = |u: &Update| u.combined(Dialect::OpenCl, "old", "v");
+        assert_eq!(cl(&max(false, false)), "v > old ? v : old");
+        assert_eq!(cl(&max(true, false)), "v >= old ? v : old");
+        assert_eq!(cl(&max(true, true)), "old > v ? old : v");
+        assert_eq!(cl(&max(false, true)), "old >= v ? old : v");
+        assert_eq!(
+            max(true, true).helper(),
+            "polyc_atomic_max_double_ties_nans"
+        );
+        let fmin = Update::new(ReductionOp::Min, Pick::Call, "float");
+        assert_eq!(fmin.helper(), "polyc_atomic_min_float_call");
+        assert_eq!(fmin.combined(Dialect::Cuda, "old", "v"), "fminf(old, v)");
+        assert_eq!(fmin.combined(Dialect::OpenCl, "old", "v"), "fmin(old, v)");
+        // Integers have one way to pick.
+        assert_eq!(
+            Update::new(ReductionOp::Max, Pick::Call, "int"),
+            Update::new(ReductionOp::Max, KEEPS_OLD, "int")
+        );
+        let both = set(&[
+            (ReductionOp::Max, KEEPS_OLD, "double"),
+            (ReductionOp::Max, Pick::Call, "double"),
+        ]);
+        let cu = helpers(Dialect::Cuda, &both);
+        assert!(cu.contains("#ifndef POLYC_ATOMIC_MAX_DOUBLE\n"));
+        assert!(cu.contains("#ifndef POLYC_ATOMIC_MAX_DOUBLE_CALL\n"));
+        assert!(cu.contains("next.f = fmax(seen.f, v);"));
     }
 
     #[test]

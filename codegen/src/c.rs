@@ -7,6 +7,7 @@ use rosepolly::model::ctype::IntType;
 use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::syntax::{Node, FLOORD, MAX, MIN};
 
+use crate::atomics::Update;
 use crate::ir::{acc, hit, KLoop, KNode, ParamData, ScopData};
 use crate::names::{unmarked, user};
 
@@ -397,9 +398,9 @@ pub trait DeviceHooks {
     fn single(&self) -> String;
     /// The value a private partial result of `op` in C type `elem` starts from.
     fn identity(&self, op: ReductionOp, elem: &str) -> &'static str;
-    /// The statement that combines `value` into `target` (an lvalue of C type `elem`) with
-    /// `op`, atomically.
-    fn atomic_update(&self, op: ReductionOp, elem: &str, target: &Expr, value: &str) -> String;
+    /// The statement that combines `value` into `target` (an lvalue) as `update` does,
+    /// atomically.
+    fn atomic_update(&self, update: &Update, target: &Expr, value: &str) -> String;
     /// Print loops whose bodies hold barriers entered unconditionally (`Printer::entered_loop`).
     fn entered_barrier_loops(&self) -> bool {
         false
@@ -674,7 +675,7 @@ impl Printer<'_> {
                     let target = self.accumulator(p.stmt, &p.args);
                     let update = self
                         .device()
-                        .atomic_update(p.op, &p.elem, &target, &acc(p.slot));
+                        .atomic_update(&p.update(), &target, &acc(p.slot));
                     self.line(indent + 2, &format!("if ({}) {update}", hit(p.slot)));
                 }
                 self.line(indent, "}");
@@ -766,7 +767,7 @@ pub fn host_combine(
         Some(statement) => format!("{statement};"),
         None => format!(
             "{target} = {};",
-            crate::atomics::combined(op, &target.to_string(), &part.to_string())
+            crate::atomics::arithmetic(op, &target.to_string(), &part.to_string())
         ),
     }
 }

@@ -18,7 +18,7 @@ use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::model::Scop;
 use rosepolly::syntax::{FLOORD, MAX, MIN};
 
-use crate::atomics;
+use crate::atomics::{self, Update};
 use crate::c::{self, COptions, DeviceHooks};
 use crate::footprint;
 use crate::host::{indent, tile_loop};
@@ -660,8 +660,8 @@ impl DeviceHooks for Hooks<'_> {
         atomics::identity(self.dialect, op, elem)
     }
 
-    fn atomic_update(&self, op: ReductionOp, elem: &str, target: &Expr, value: &str) -> String {
-        format!("{}(&{target}, {value});", atomics::helper(op, elem))
+    fn atomic_update(&self, update: &Update, target: &Expr, value: &str) -> String {
+        format!("{}(&{target}, {value});", update.helper())
     }
     /// OpenCL only: PoCL needs it (see [`crate::c`]'s entered loops); CUDA's compiler does
     /// not, and the CUDA code measured on the H100 stays as it was.

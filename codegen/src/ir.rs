@@ -10,13 +10,15 @@
 
 use std::collections::BTreeSet;
 
-use rosepolly::analysis::reductions::ReductionOp;
+use rosepolly::analysis::reductions::{Pick, ReductionOp};
 use rosepolly::model::ctype::IntType;
 use rosepolly::model::expr::Expr;
 use rosepolly::model::{Casts, Scop};
 use rosepolly::syntax::{from_affine, Node};
 
 use ptile::TileMode;
+
+use crate::atomics::Update;
 
 /// A statement tree of generated code.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,6 +74,15 @@ pub struct Private {
     pub elem: String,
     /// How partial results combine (`+` for sums, `min`, `*`, `&`...).
     pub op: ReductionOp,
+    /// What a `min` or `max` keeps on a tie or a NaN, as the statement does.
+    pub pick: Pick,
+}
+
+impl Private {
+    /// How its partial results combine into the accumulator.
+    pub fn update(&self) -> Update {
+        Update::new(self.op, self.pick, &self.elem)
+    }
 }
 
 /// The name of slot `slot`'s partial result, and of its flag.
@@ -372,10 +383,10 @@ impl ScopIr {
 
     /// The atomic updates its kernels combine private partial results with: operator and C
     /// type of each (none where no kernel has private partial results).
-    pub fn atomic_updates(&self) -> BTreeSet<(ReductionOp, String)> {
-        fn note(n: &KNode, out: &mut BTreeSet<(ReductionOp, String)>) {
+    pub fn atomic_updates(&self) -> BTreeSet<Update> {
+        fn note(n: &KNode, out: &mut BTreeSet<Update>) {
             if let KNode::Points { privates, .. } = n {
-                out.extend(privates.iter().map(|p| (p.op, p.elem.clone())));
+                out.extend(privates.iter().map(Private::update));
             }
             n.children().into_iter().for_each(|c| note(c, out));
         }

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use rosepolly::analysis::reductions::{self, ReductionOp};
+use rosepolly::analysis::reductions::{self, Pick, ReductionOp};
 use rosepolly::compilation::{self, DefaultCustom, Detection, SourceUnit};
 use rosepolly::math::isl::Ctx;
 
@@ -12,6 +12,23 @@ use rosepolly::math::isl::Ctx;
 /// a SCoP of a function with arrays `A`, `C` (double, 2-D), `x`, `y` (double), `v` (int) and
 /// scalars `s` (double) and `p` (int) that the caller reads afterwards.
 fn found(body: &str) -> Vec<(String, ReductionOp, Vec<String>, bool)> {
+    with_scop(body, &|scop| {
+        reductions::find(scop)
+            .into_iter()
+            .map(|r| {
+                (
+                    scop.statements[r.statement].text.clone(),
+                    r.op,
+                    r.loops,
+                    r.floating,
+                )
+            })
+            .collect()
+    })
+}
+
+/// `f` of the SCoP of `body` (in the function [`found`] describes).
+fn with_scop<T>(body: &str, f: &dyn Fn(&rosepolly::model::Scop) -> T) -> T {
     let text = format!(
         "double fmax(double, double);\n\
          void use(double, int);\n\
@@ -31,18 +48,7 @@ fn found(body: &str) -> Vec<(String, ReductionOp, Vec<String>, bool)> {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(scops.len(), 1, "one SCoP in {body}");
-    let scop = &scops[0];
-    reductions::find(scop)
-        .into_iter()
-        .map(|r| {
-            (
-                scop.statements[r.statement].text.clone(),
-                r.op,
-                r.loops,
-                r.floating,
-            )
-        })
-        .collect()
+    f(&scops[0])
 }
 
 fn one(body: &str) -> (ReductionOp, Vec<String>, bool) {
@@ -136,6 +142,31 @@ fn maxima_and_minima_through_the_conditional_operator_and_fmax() {
             (op, loops(&["i"]), true),
             "{update}"
         );
+    }
+}
+
+#[test]
+fn what_min_and_max_keep_on_a_tie_and_a_nan() {
+    let select = |tie, nan| Pick::Select {
+        tie_takes_operand: tie,
+        nan_takes_operand: nan,
+    };
+    for (update, pick) in [
+        ("s = s < x[i] ? x[i] : s;", select(false, false)),
+        ("s = s <= x[i] ? x[i] : s;", select(true, false)),
+        ("s = x[i] >= s ? x[i] : s;", select(true, false)),
+        ("s = s > x[i] ? s : x[i];", select(true, true)),
+        ("s = s >= x[i] ? s : x[i];", select(false, true)),
+        ("s = x[i] < s ? x[i] : s;", select(false, false)),
+        ("s = s < x[i] ? s : x[i];", select(true, true)),
+        ("s = fmax(s, x[i]);", Pick::Call),
+        ("s += x[i];", Pick::Arithmetic),
+        ("s = s * x[i];", Pick::Arithmetic),
+    ] {
+        let got = with_scop(&format!("for (int i = 0; i < n; i++) {update}"), &|scop| {
+            reductions::pick(&scop.statements[0].body)
+        });
+        assert_eq!(got, Some(pick), "{update}");
     }
 }
 

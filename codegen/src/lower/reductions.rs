@@ -29,28 +29,28 @@
 
 use std::collections::BTreeMap;
 
-use rosepolly::analysis::reductions::{self, ReductionOp};
+use rosepolly::analysis::reductions;
 use rosepolly::model::expr::Expr;
 use rosepolly::model::{Dependence, Scop};
 
 use ptile::{TileGroup, TileMode};
 
 use super::Lowering;
-use crate::atomics;
+use crate::atomics::{self, Update};
 use crate::ir::{KNode, Private};
 
 /// The reductions that let a group's tiles run in parallel along more dimensions.
 pub(super) struct Split {
     /// How many leading tile dimensions then run in parallel (the host enumerates them).
     pub dims: usize,
-    /// Per reduction statement: its accumulator's datum, its C type and the operator.
-    pub stmts: BTreeMap<usize, (String, String, ReductionOp)>,
+    /// Per reduction statement: its accumulator's datum and how partial results combine.
+    pub stmts: Reductions,
 }
 
 impl Split {
     /// Is `datum` the accumulator of one of the reductions?
     pub fn accumulates(&self, datum: &str) -> bool {
-        self.stmts.values().any(|(d, _, _)| d == datum)
+        self.stmts.values().any(|(d, _)| d == datum)
     }
 }
 
@@ -126,8 +126,10 @@ impl Lowering<'_, '_> {
             .filter(|r| alone(r.statement, &r.datum))
             .filter(|r| accept(r))
             .filter_map(|r| {
-                let elem = scop.symbols.get(&r.datum)?.elem_type.clone();
-                atomics::supported(r.op, &elem).then_some((r.statement, (r.datum, elem, r.op)))
+                let elem = &scop.symbols.get(&r.datum)?.elem_type;
+                let pick = reductions::pick(&scop.statements[r.statement].body)?;
+                let update = Update::new(r.op, pick, elem);
+                atomics::supported(r.op, elem).then_some((r.statement, (r.datum, update)))
             })
             .collect();
         if stmts.is_empty() {
@@ -137,7 +139,7 @@ impl Lowering<'_, '_> {
             d.source == d.sink
                 && stmts
                     .get(&d.source)
-                    .is_some_and(|(datum, _, _)| *datum == d.datum)
+                    .is_some_and(|(datum, _)| *datum == d.datum)
         };
         let parallel = pluto::deltas::parallel_relaxing(
             self.ctx,
@@ -191,8 +193,8 @@ impl Lowering<'_, '_> {
     }
 }
 
-/// A reduction statement's accumulator, C type and operator, per statement.
-type Reductions = BTreeMap<usize, (String, String, ReductionOp)>;
+/// A reduction statement's accumulator and how its partial results combine, per statement.
+pub(super) type Reductions = BTreeMap<usize, (String, Update)>;
 
 /// `code` with every instance of `stmts` updating its statement's partial result
 /// ([`KNode::Reduce`]); the slot of each statement is added to `partials` at its first instance.
@@ -202,20 +204,25 @@ fn per_row(code: KNode, stmts: &Reductions, partials: &mut Vec<Private>) -> KNod
             let slot = match partials.iter().find(|p| p.stmt == stmt) {
                 Some(p) => p.slot,
                 None => {
-                    let (_, elem, op) = &stmts[&stmt];
-                    partials.push(Private {
-                        slot: partials.len(),
-                        stmt,
-                        args: args.clone(),
-                        elem: elem.clone(),
-                        op: *op,
-                    });
+                    partials.push(private(partials.len(), stmt, &args, &stmts[&stmt].1));
                     partials.len() - 1
                 }
             };
             KNode::Reduce { stmt, args, slot }
         }
         other => other.map_children(&mut |c| per_row(c, stmts, partials)),
+    }
+}
+
+/// Slot `slot`'s partial result of statement `stmt` (an instance at `args`).
+fn private(slot: usize, stmt: usize, args: &[Expr], update: &Update) -> Private {
+    Private {
+        slot,
+        stmt,
+        args: args.to_vec(),
+        elem: update.elem.clone(),
+        op: update.op,
+        pick: update.pick,
     }
 }
 
@@ -314,14 +321,8 @@ impl Points<'_> {
             return (self.targets[p] == target).then_some(self.privates[p].slot);
         }
         let slot = self.privates.len();
-        let (_, elem, op) = &self.split.stmts[&stmt];
-        self.privates.push(Private {
-            slot,
-            stmt,
-            args: args.to_vec(),
-            elem: elem.clone(),
-            op: *op,
-        });
+        let update = &self.split.stmts[&stmt].1;
+        self.privates.push(private(slot, stmt, args, update));
         self.targets.push(target);
         Some(slot)
     }

@@ -110,6 +110,54 @@ fn of_statement(scop: &Scop, s: usize) -> Option<Reduction> {
     })
 }
 
+/// What a `min` or `max` statement keeps where its accumulator and operand compare neither
+/// less nor greater: a tie (`-0.0` against `+0.0`) or a NaN. Partial results must combine the
+/// way the statement does: `m = m > e ? m : e` from `m = NAN` takes its first operand, where
+/// `v > m ? v : m` would keep the NaN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Pick {
+    /// No choice to make: `+`, `*` and the bitwise operators.
+    Arithmetic,
+    /// `fmax`/`fmin`: a NaN operand is dropped.
+    Call,
+    /// C's conditional operator: whether a tie, and whether a NaN, gives the operand.
+    Select {
+        tie_takes_operand: bool,
+        nan_takes_operand: bool,
+    },
+}
+
+/// How reduction statement `body` (in any spelling [`find`] recognises) picks between its
+/// accumulator and operand.
+pub fn pick(body: &Expr) -> Option<Pick> {
+    let (_, _, operand) = update(body)?;
+    let Expr::Assign {
+        op: AssignOp::Assign,
+        rhs,
+        ..
+    } = body
+    else {
+        return Some(Pick::Arithmetic);
+    };
+    match &**rhs {
+        Expr::Call { .. } => Some(Pick::Call),
+        Expr::Ternary { cond, then, .. } => {
+            let Expr::Binary { op, .. } = &**cond else {
+                return None;
+            };
+            // A failed comparison (always, with a NaN) takes the other branch; a tie fails a
+            // strict comparison and passes `<=` or `>=`.
+            let picks_operand = **then == *operand;
+            let strict = matches!(op, BinaryOp::Lt | BinaryOp::Gt);
+            Some(Pick::Select {
+                tie_takes_operand: picks_operand != strict,
+                nan_takes_operand: !picks_operand,
+            })
+        }
+        _ => Some(Pick::Arithmetic),
+    }
+}
+
 /// The operand `e` of a reduction statement's update `acc = acc op e` (in any spelling
 /// [`find`] recognises; on the statement's body or an instance of it).
 pub fn operand(body: &Expr) -> Option<&Expr> {

@@ -3,15 +3,17 @@
    atomic compare-and-swap loop (polyc_atomic_<op>_<type>). min and max (as ?: both ways round
    and as fmax), products and the bitwise operators, on double, float, int and long. Products
    multiply powers of two and signs only, so any order gives the same bits; min, max and the
-   bitwise operators are exact in any order. */
+   bitwise operators are exact in any order. Partial results combine as the statement picks on
+   a NaN: `dnan` and `fnan` start at NaN, which their ?: replaces by the first operand (a helper
+   that kept the accumulator on a NaN would keep it), as fmax does for `dfnan`. */
 #include <math.h>
 #include <stdio.h>
 
 #define N 37
 #define M 29
 
-static double A[N][M], dmin[N], dmax[M], dfmax[N], dprod[N];
-static float F[N][M], fmin_[M];
+static double A[N][M], dmin[N], dmax[M], dfmax[N], dprod[N], dnan[N], dfnan[N];
+static float F[N][M], fmin_[M], fnan[M];
 static int I[N][M], imax[N], iand[N], iprod[M];
 static long L[N][M], lmin[M], lor[N], lxor[M];
 
@@ -31,6 +33,8 @@ int main(void) {
     imax[i] = -1000;
     iand[i] = -1;
     lor[i] = 0;
+    dnan[i] = NAN;
+    dfnan[i] = NAN;
   }
   for (j = 0; j < M; j++) {
     dmax[j] = -100.0;
@@ -38,6 +42,7 @@ int main(void) {
     iprod[j] = 1;
     lmin[j] = 0;
     lxor[j] = 12345;
+    fnan[j] = NAN;
   }
   /* One SCoP per nest: fused, the initialisations would share the reductions' group and keep
      it in order. */
@@ -96,12 +101,27 @@ int main(void) {
     for (j = 0; j < M; j++)
       lxor[j] ^= L[i][j];
 #pragma endscop
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < M; j++)
+      dnan[i] = dnan[i] > A[i][j] ? dnan[i] : A[i][j];
+#pragma endscop
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < M; j++)
+      dfnan[i] = fmax(A[i][j], dfnan[i]);
+#pragma endscop
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < M; j++)
+      fnan[j] = fnan[j] < F[i][j] ? fnan[j] : F[i][j];
+#pragma endscop
 
   for (i = 0; i < N; i++)
-    printf("%d %.17g %.17g %.17g %d %d %ld\n", i, dmin[i], dfmax[i], dprod[i], imax[i], iand[i],
-           lor[i]);
+    printf("%d %.17g %.17g %.17g %d %d %ld %.17g %.17g\n", i, dmin[i], dfmax[i], dprod[i], imax[i],
+           iand[i], lor[i], dnan[i], dfnan[i]);
   for (j = 0; j < M; j++)
-    printf("%d %.17g %.9g %d %ld %ld\n", j, dmax[j], (double)fmin_[j], iprod[j], lmin[j],
-           lxor[j]);
+    printf("%d %.17g %.9g %d %ld %ld %.9g\n", j, dmax[j], (double)fmin_[j], iprod[j], lmin[j],
+           lxor[j], (double)fnan[j]);
   return 0;
 }
