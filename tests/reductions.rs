@@ -364,3 +364,100 @@ int main(void) {
         assert_eq!(out, *expected, "{threads} threads");
     }
 }
+
+/// Reductions with no other parallelism on the GPU targets (`TiledGroup::combined`): each
+/// work-item sums its points, its work-group combines their partial results in local memory and
+/// adds the total once per tile. The SCoP reaches the GPU (no host fallback), its kernels add
+/// from work-item 0 only, and on PoCL the sums stay within the last printed digit of the
+/// original's (a max exactly) at tile sizes that give work-groups of one work-item, of a
+/// remainder, and past the 256 work-items such a kernel may have.
+#[test]
+fn pure_reductions_run_on_the_gpu_one_atomic_update_per_work_group() {
+    let dir = scratch_dir("reductions-groups");
+    let program = Program::new(
+        &dir,
+        "pure",
+        r#"#include <stdio.h>
+#define N 20000
+#define M 300
+static double a[N], B[M][M];
+int main(void) {
+  for (int i = 0; i < N; i++) a[i] = 1.0 / (1.0 + i % 97);
+  for (int i = 0; i < M; i++) for (int j = 0; j < M; j++) B[i][j] = 0.1 * ((i * 7 + j) % 31) - 1.3;
+  double s = 0.1, t = -0.3, big = -1e9;
+#pragma scop
+  for (int i = 0; i < N; i++) s += a[i] * a[i];
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < M; j++) {
+      t += B[i][j];
+      big = B[i][j] > big ? B[i][j] : big;
+    }
+#pragma endscop
+  printf("%.6f %.6f %.17g\n", s, t, big);
+  return 0;
+}
+"#,
+    );
+    for target in ["opencl", "cuda"] {
+        let code = dir.join(format!("pure.{target}.c"));
+        let mut args = vec![program.src.to_str().unwrap(), "--target", target, "-o"];
+        args.push(code.to_str().unwrap());
+        let (status, _, err) = polyc(&args);
+        assert_eq!(status, 0, "{err}");
+        assert!(!err.contains("runs on the host"), "{target}: {err}");
+        let text = std::fs::read_to_string(&code).unwrap();
+        for acc in ["s", "t", "big"] {
+            let once = format!("(&{acc}[0], polyc_wr");
+            assert!(
+                text.contains(&once),
+                "{target}: {acc} is not combined per work-group"
+            );
+        }
+        assert!(
+            !text.contains("if (polyc_hit"),
+            "{target}: an atomic per work-item"
+        );
+        args.push("--no-reductions");
+        let (_, _, err) = polyc(&args);
+        assert!(
+            err.contains("runs on the host"),
+            "{target} --no-reductions: {err}"
+        );
+    }
+    if !opencl_present() {
+        println!(
+            "skipped running: no OpenCL platform is installed (scripts/setup.sh installs PoCL)"
+        );
+        return;
+    }
+    let c = dir.join("pure-run.opencl.c");
+    let (status, _, err) = polyc(&[
+        program.src.to_str().unwrap(),
+        "--target",
+        "opencl",
+        "-o",
+        c.to_str().unwrap(),
+    ]);
+    assert_eq!(status, 0, "{err}");
+    let exe = dir.join("pure-opencl");
+    gcc(&c, &exe, &runtime_ldflags());
+    let big = program
+        .expected
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .to_string();
+    for sizes in ["1", "7", "300", "1000", "64,5"] {
+        let out = run_stdout(&exe, &[("POLYC_TILE_SIZES", sizes)]).unwrap();
+        assert_eq!(
+            compare_dumps_reassociated(&program.expected, &out),
+            None,
+            "sizes {sizes}: {out}"
+        );
+        assert_eq!(
+            out.split_whitespace().last(),
+            Some(big.as_str()),
+            "sizes {sizes}"
+        );
+    }
+}

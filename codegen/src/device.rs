@@ -21,8 +21,11 @@ use rosepolly::syntax::{FLOORD, MAX, MIN};
 use crate::atomics::{self, Update};
 use crate::c::{self, COptions, DeviceHooks};
 use crate::footprint;
+use crate::group_sums;
 use crate::host::{indent, tile_loop};
-use crate::ir::{base, origin, size, GroupCode, GroupIr, KNode, ScopData, ScopIr, TiledGroup};
+use crate::ir::{
+    base, origin, size, GroupCode, GroupIr, KNode, Private, ScopData, ScopIr, TiledGroup,
+};
 use crate::names::{unmarked, user};
 use crate::staging::{self, Stager};
 
@@ -323,7 +326,7 @@ impl DeviceCode<'_> {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "/* group {}: {:?}{} */\n{head} {}(\n    {})\n{{",
+            "/* group {}: {:?}{}{} */\n{head} {}(\n    {})\n{{",
             g.index,
             g.names,
             if serial {
@@ -331,9 +334,21 @@ impl DeviceCode<'_> {
             } else {
                 ""
             },
+            match &g.code {
+                GroupCode::Tiled(t) if !t.combined.is_empty() => {
+                    ", each work-group combines its work-items' partial results and adds them once"
+                }
+                _ => "",
+            },
             name,
             params.join(",\n    ")
         );
+        if let GroupCode::Tiled(t) = &g.code {
+            out.push_str(&indent(
+                &group_sums::local_arrays(self.dialect, &t.combined),
+                2,
+            ));
+        }
         if !batch {
             let _ = writeln!(out, "  const long polyc_e = {group_id};");
             let _ = writeln!(out, "  if (polyc_e >= polyc_tb_n) return;");
@@ -482,8 +497,41 @@ impl DeviceCode<'_> {
             let (lo, hi) = &t.ranges[k];
             code = tile_loop(k, &lo.to_string(), &hi.to_string(), &code, false);
         }
+        if !t.combined.is_empty() {
+            code = format!(
+                "{}{code}{}",
+                group_sums::partial_results(self.dialect, &t.combined),
+                self.combination(&t.combined, serial)
+            );
+        }
         out.push_str(&indent(&code, 2));
         out
+    }
+
+    /// The work-group's combination of `privates` after its tile ([`group_sums`]).
+    fn combination(&self, privates: &[Private], serial: bool) -> String {
+        let hooks = Hooks {
+            data: &self.ir.data,
+            dialect: self.dialect,
+            stager: None,
+            serial,
+        };
+        let targets: Vec<String> = privates
+            .iter()
+            .map(|p| {
+                let e = c::statement_instance(&self.ir.data, p.stmt, &p.args, true);
+                match hooks.statement(p.stmt, e) {
+                    Expr::Assign { lhs, .. } => lhs.to_string(),
+                    _ => unreachable!("a reduction statement is an assignment"),
+                }
+            })
+            .collect();
+        group_sums::combination(
+            self.dialect,
+            privates,
+            &targets,
+            &barrier(self.dialect, serial),
+        )
     }
 
     fn print(&self, code: &KNode, extra: usize, stager: Option<&Stager>, serial: bool) -> String {

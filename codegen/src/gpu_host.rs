@@ -167,6 +167,13 @@ impl<'a> GpuHost<'a> {
         if serial {
             // The kernel has no barriers: one work-item per work-group.
             max_wg = "1".into();
+        } else if matches!(&g.code, GroupCode::Tiled(t) if !t.combined.is_empty()) {
+            // Its local arrays hold a partial result per work-item.
+            let _ = writeln!(
+                s,
+                "{max_wg} = (int)polyc_lmin({max_wg}, {});",
+                crate::group_sums::ITEMS
+            );
         }
         let _ = writeln!(
             s,

@@ -392,6 +392,7 @@ impl ScopIr {
         }
         let mut out = BTreeSet::new();
         for t in self.tiled_groups() {
+            out.extend(t.combined.iter().map(Private::update));
             note(&t.body, &mut out);
             if let Some(f) = &t.full_body {
                 note(f, &mut out);
@@ -474,6 +475,11 @@ pub struct TiledGroup {
     /// first tile dimension, combined in its order after the walk ([`KNode::Reduce`]); the
     /// tiles then run in parallel along that dimension.
     pub partials: Vec<Private>,
+    /// GPU: the reductions whose updates go to a partial result per work-item; the
+    /// work-group combines them (a tree in local memory) and adds the result to the
+    /// accumulator once per tile ([`KNode::Reduce`]). Every band dimension's points are then
+    /// shared out, and every tile runs in parallel (a dot product, a matrix's sum).
+    pub combined: Vec<Private>,
 }
 
 /// The thread bucket a group's tiles use (thesis §7.3).

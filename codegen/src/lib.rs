@@ -21,6 +21,7 @@ pub mod fallback;
 pub mod footprint;
 pub mod gpu_api;
 pub mod gpu_host;
+pub mod group_sums;
 pub mod host;
 pub mod host_printer;
 pub mod inner_loops;

@@ -19,7 +19,7 @@ use rosepolly::model::Scop;
 use rosepolly::syntax::Node;
 
 use pluto::Schedule;
-use ptile::{outer_param, IntraDim, TileGroup, TileSpace};
+use ptile::{outer_param, IntraDim, TileGroup, TileMode, TileSpace};
 
 use crate::inner_loops;
 use crate::ir::{
@@ -195,14 +195,19 @@ impl Lowering<'_, '_> {
     }
 
     fn tiled(&self, group: &TileGroup) -> Result<TiledGroup, AstFailure> {
-        let (order, threads, host_dims, wave_dims) = match self.device {
-            Device::Cpu => (
+        let sums = match self.device {
+            Device::Gpu => self.group_sums(group),
+            Device::Cpu => None,
+        };
+        let (order, threads, host_dims, wave_dims) = match (self.device, &sums) {
+            (Device::Cpu, _) => (
                 ptile::cpu_order(self.scop, self.schedule, self.space, &group.statements),
                 None,
                 group.depth,
                 2,
             ),
-            Device::Gpu => self.gpu_mapping(group),
+            (Device::Gpu, Some(_)) => self.summing_mapping(group),
+            (Device::Gpu, None) => self.gpu_mapping(group),
         };
         let start = self.start();
         let mut dims: Vec<OutDim> = order
@@ -231,12 +236,21 @@ impl Lowering<'_, '_> {
             (Some(self.full_test(&group.full)), Some(lower_body(&full)))
         };
         let (host_dims, body, full_body, split) = match self.device {
-            Device::Gpu => self.split_sums(group, host_dims, body, full_body),
-            Device::Cpu => (host_dims, body, full_body, None),
+            Device::Gpu if sums.is_none() => self.split_sums(group, host_dims, body, full_body),
+            _ => (host_dims, body, full_body, None),
         };
         let (mode, body, full_body, partials) = match self.device {
             Device::Cpu => self.partial_sums(group, body, full_body),
             Device::Gpu => (group.mode, body, full_body, Vec::new()),
+        };
+        let mut combined = Vec::new();
+        let (mode, body, full_body) = match &sums {
+            Some(stmts) => (
+                TileMode::Parallel,
+                reductions::into_partials(body, stmts, &mut combined),
+                full_body.map(|f| reductions::into_partials(f, stmts, &mut combined)),
+            ),
+            None => (mode, body, full_body),
         };
         let probe_order = match self.device {
             Device::Cpu => order.clone(),
@@ -279,8 +293,13 @@ impl Lowering<'_, '_> {
                     group,
                     fastest,
                 );
-                // An accumulator's element is updated atomically, not staged.
+                // An accumulator's element is updated atomically, not staged. A kernel whose
+                // work-groups combine partial results stages nothing: its local memory holds
+                // them (`crate::device`), beside a window the buffer bucket fills alone.
                 all.retain(|c| !split.as_ref().is_some_and(|s| s.accumulates(&c.datum)));
+                if sums.is_some() {
+                    all.clear();
+                }
                 all
             }
         };
@@ -350,6 +369,7 @@ impl Lowering<'_, '_> {
             buffers,
             staging,
             partials,
+            combined,
         })
     }
 }

@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 
 use rosepolly::analysis::reductions;
 use rosepolly::model::expr::Expr;
-use rosepolly::model::{Dependence, Scop};
+use rosepolly::model::{AccessKind, Dependence, Scop};
 
 use ptile::{TileGroup, TileMode};
 
@@ -103,6 +103,41 @@ impl Lowering<'_, '_> {
         let (stmts, parallel) = self.relaxable(group, &|_| true)?;
         let dims = parallel.iter().take_while(|&&p| p).count();
         (dims > host_dims).then_some(Split { dims, stmts })
+    }
+
+    /// The reductions of `group` (on a GPU) whose work-groups combine partial results
+    /// ([`crate::ir::TiledGroup::combined`]), when no tile dimension runs in parallel but
+    /// every one would with their self-dependences relaxed: a dot product, a matrix's sum or
+    /// maximum, which otherwise run on one work-group or on the host. Each updates one element
+    /// whatever the iteration (a scalar, or an array element of constant subscripts), so a
+    /// work-group's partial results all go to the same place. Not in an outer sequential loop
+    /// or a diamond band, as for [`Lowering::split_sums`].
+    pub(super) fn group_sums(&self, group: &TileGroup) -> Option<Reductions> {
+        let band = &self.schedule.bands[self.space.band?];
+        let intra = self.space.intra.as_ref()?;
+        if !self.reductions
+            || group.mode == TileMode::Parallel
+            || group.depth == 0
+            || group.depth != intra.parallel.len()
+            || band.diamond.is_some()
+            || !self.space.outer_dims.is_empty()
+        {
+            return None;
+        }
+        let scop = self.scop;
+        let fixed = |r: &reductions::Reduction| {
+            let st = &scop.statements[r.statement];
+            st.accesses
+                .iter()
+                .filter(|a| a.kind == AccessKind::Write && a.datum == r.datum)
+                .all(|a| {
+                    let mut used = Vec::new();
+                    a.subscripts.iter().for_each(|x| x.vars(&mut used));
+                    used.iter().all(|v| !st.iterators.contains(v))
+                })
+        };
+        let (stmts, parallel) = self.relaxable(group, &fixed)?;
+        parallel.iter().all(|&p| p).then_some(stmts)
     }
 
     /// The reductions of `group` that `accept` takes, alone on their accumulators and of an
@@ -187,8 +222,8 @@ impl Lowering<'_, '_> {
             return unchanged(body, full);
         }
         let mut partials = Vec::new();
-        let body = per_row(body, &stmts, &mut partials);
-        let full = full.map(|f| per_row(f, &stmts, &mut partials));
+        let body = into_partials(body, &stmts, &mut partials);
+        let full = full.map(|f| into_partials(f, &stmts, &mut partials));
         (TileMode::Parallel, body, full, partials)
     }
 }
@@ -198,7 +233,7 @@ pub(super) type Reductions = BTreeMap<usize, (String, Update)>;
 
 /// `code` with every instance of `stmts` updating its statement's partial result
 /// ([`KNode::Reduce`]); the slot of each statement is added to `partials` at its first instance.
-fn per_row(code: KNode, stmts: &Reductions, partials: &mut Vec<Private>) -> KNode {
+pub(super) fn into_partials(code: KNode, stmts: &Reductions, partials: &mut Vec<Private>) -> KNode {
     match code {
         KNode::Stmt { stmt, args } if stmts.contains_key(&stmt) => {
             let slot = match partials.iter().find(|p| p.stmt == stmt) {
@@ -210,7 +245,7 @@ fn per_row(code: KNode, stmts: &Reductions, partials: &mut Vec<Private>) -> KNod
             };
             KNode::Reduce { stmt, args, slot }
         }
-        other => other.map_children(&mut |c| per_row(c, stmts, partials)),
+        other => other.map_children(&mut |c| into_partials(c, stmts, partials)),
     }
 }
 

@@ -70,6 +70,37 @@ impl Lowering<'_, '_> {
         )
     }
 
+    /// The GPU mapping of a group whose work-groups combine its reductions' partial results
+    /// ([`Lowering::group_sums`]): every tile runs in parallel (the host enumerates all tile
+    /// dimensions), and every band dimension is shared out among the work-items, the most
+    /// unit-stride one last. With the reductions' self-dependences relaxed no dependence
+    /// crosses two points of the band, so the work-items need no barrier between them.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn summing_mapping(
+        &self,
+        group: &TileGroup,
+    ) -> (IntraOrder, Option<(ThreadLayout, bool)>, usize, usize) {
+        let start = self.start();
+        let mut order = ptile::gpu_order(self.scop, self.schedule, self.space, &group.statements);
+        let mut dims = order.band_dims();
+        let score = |k: usize| {
+            ptile::intra::stride_score(self.scop, self.schedule, &group.statements, start + k)
+        };
+        if let Some(pos) = (0..dims.len()).max_by_key(|&i| (score(dims[i]), i)) {
+            let k = dims.remove(pos);
+            dims.push(k);
+        }
+        order.dims = dims.iter().map(|&k| IntraDim::Band(k)).collect();
+        order.parallel = vec![true; dims.len()];
+        order.components = vec![0; order.components.len()];
+        (
+            order,
+            Some((ThreadLayout::Rectangular { dims }, false)),
+            group.depth,
+            group.depth,
+        )
+    }
+
     /// The tile body with the band dimensions of `layout` shared out among work-items.
     pub(super) fn map_threads(
         &self,

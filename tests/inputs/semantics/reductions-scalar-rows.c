@@ -1,10 +1,13 @@
-/* Reductions into scalars whose loops have no other parallelism (issue 17, the C target): a
+/* Reductions into scalars whose loops have no other parallelism (issue 17): a
    dot product, a two-dimensional sum, min and max as ?:, a product, the bitwise operators, a
    `-=` on a float, a sum into a long and one that stays -0.0 (a partial result starting at
    +0.0 would make it +0.0); a min whose ties between -0.0 and +0.0 take the new value, as the
-   combination of the rows must too, and an fmax from NaN (fmax drops a NaN operand). On the C target each row of tiles sums into a partial
-   result of its own, combined in the rows' order after them (the tiles run in parallel); the
-   values here are exact in any order (multiples of 1/4, powers of two, integers), so the output
+   combination of the rows must too (from +0.0, every operand -0.0: which zero a tie of both
+   signs among the operands gives depends on the order, and GPU work-groups combine in any), and
+   an fmax from NaN (fmax drops a NaN operand). On the C target each row of tiles sums into a partial
+   result of its own, combined in the rows' order after them (the tiles run in parallel); on the
+   GPU targets each work-item sums its points, and its work-group combines them and adds the
+   total once per tile (the tiles run in parallel, in any order). The values here are exact in any order (multiples of 1/4, powers of two, integers), so the output
    is the original's bit for bit. Beside them, updates that must keep their order: a running sum
    another statement reads (`run`, copied into `prefix`), `h = h * 0.5 + e` and an int that
    sums doubles (each update truncates), in a second SCoP. */
@@ -52,7 +55,7 @@ int main(void) {
   for (i = 0; i < N; i++)
     negzero += x[i] > 100.0 ? x[i] : -0.0;
   for (i = 0; i < N; i++)
-    zmin = zmin < x[i] * -0.0 ? zmin : x[i] * -0.0;
+    zmin = zmin < fabs(x[i]) * -0.0 ? zmin : fabs(x[i]) * -0.0;
   for (i = 0; i < N; i++)
     fm = fmax(fm, x[i]);
   for (i = 0; i < N; i++)
