@@ -13,7 +13,11 @@
 # - check: runs each CUDA program at SMALL and MEDIUM with the default settings, tile sizes 32,
 #   16,8,64 and 3,5,7 (and, at SMALL, local memory off and a 4 KiB window) and compares its array
 #   dumps with the original's (built with -ffp-contract=off, the CUDA one with --fmad=false: equal
-#   bytes are required); the checks run several programs at a time on the one GPU;
+#   bytes are required); the checks run several programs at a time on the one GPU; then the
+#   reduction inputs (tests/inputs/semantics/reductions-*.c, whose values are exact in any order:
+#   equal output required, at the default and tile sizes 1, 3,5,7, 4 and 300) and the programs of
+#   scripts/reductions-bench/ (a dot product, a norm, a maximum: their time, kernel_ms and output
+#   beside the original's), appended to check.log;
 # - sanitize, beside the checks: compute-sanitizer's memcheck, racecheck and synccheck on
 #   jacobi-2d, seidel-2d, gemm, lu and adi at SMALL;
 # - time, alone on the GPU: every kernel at LARGE with the default settings (no POLYC_*
@@ -55,6 +59,10 @@ prepare() {
     for ds in SMALL MEDIUM LARGE; do
       target/release/polyc -I $suite/utilities -I "$dir" -D${ds}_DATASET "$suite/$f" -o "$pack/$k-$ds.cu"
     done
+  done
+  for src in tests/inputs/semantics/reductions-*.c scripts/reductions-bench/*.c; do
+    cp "$src" "$pack/red-$(basename "$src")"
+    target/release/polyc "$src" --target cuda -o "$pack/red-$(basename "$src" .c).cu"
   done
   if [ -n "${BASE_POLYC:-}" ]; then
     mkdir -p $pack/base
@@ -206,6 +214,36 @@ check() {
   printf '%s\n' "${runs[@]}" | xargs -P 8 -L 1 bash -c 'check_one $0 $1 $2' | sort > "$out/check.log"
   echo "== check: $(grep -c ^PASS "$out/check.log") runs pass, $(grep -c ^FAIL "$out/check.log") fail of ${#runs[@]} (30 kernels x SMALL,MEDIUM x default,32,16-8-64,3-5-7, and SMALL with POLYC_LOCAL_MEM 0 and 4096) in $((SECONDS - t0)) s"
   grep FAIL "$out/check.log" | head -20
+  reductions > "$work/reductions.log"
+  cat "$work/reductions.log" >> "$out/check.log"
+  echo "== reductions: $(grep -c ^PASS "$work/reductions.log") runs pass, $(grep -c ^FAIL "$work/reductions.log") fail"
+  grep -E '^(FAIL|TIME)' "$work/reductions.log"
+}
+
+# The reduction programs (see the header): PASS/FAIL lines for the semantics inputs, TIME lines
+# for the benchmarks, on stdout.
+reductions() {
+  local c n ref got s
+  for c in $pack/red-*.c; do
+    n=$(basename "$c" .c)
+    gcc -O3 -ffp-contract=off "$c" -o "$work/$n-orig" -lm || { echo "FAIL $n: gcc"; continue; }
+    nvcc -O3 --fmad=false -arch=sm_90 "$pack/$n.cu" -L$pack -lavelas_rt -Xlinker -rpath=$PWD/$pack \
+      -lm -o "$work/$n-cuda" 2>"$work/$n.nvcc" \
+      || { echo "FAIL $n: nvcc $(head -c 400 "$work/$n.nvcc")"; continue; }
+    ref=$("$work/$n-orig" 2>"$work/$n-orig.err" | tr '\n' ' ')
+    case "$n" in
+      red-reductions-*)
+        for s in default 1 3,5,7 4 300; do
+          got=$(if [ "$s" = default ]; then timeout 120 "$work/$n-cuda"; else
+            POLYC_TILE_SIZES=$s timeout 120 "$work/$n-cuda"; fi 2>"$work/$n.err" | tr '\n' ' ')
+          if [ "$got" = "$ref" ]; then echo "PASS $n $s"; else
+            echo "FAIL $n $s: got ${got:0:200} want ${ref:0:200} $(tail -c 300 "$work/$n.err")"; fi
+        done ;;
+      *)
+        got=$(POLYC_PROFILE=1 timeout 300 "$work/$n-cuda" 2>"$work/$n.err" | tr '\n' ' ')
+        echo "TIME $n default: cuda $(grep -h '^seconds' "$work/$n.err") $(grep -ho 'kernel_ms=[0-9.]*' "$work/$n.err") output $got; original $(grep -h '^seconds' "$work/$n-orig.err") output $ref" ;;
+    esac
+  done
 }
 
 sanitize() {

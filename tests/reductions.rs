@@ -221,6 +221,7 @@ fn scalar_reductions_sum_per_row_of_tiles_on_the_c_target() {
     let text = semantics_input(input, "c", &[], &dir);
     for acc in [
         "dot", "total", "big", "small", "prod", "fdiff", "lsum", "iand", "ior", "ixor", "negzero",
+        "cell[1]",
     ] {
         assert!(
             text.contains(&format!("polyc_r++) {acc} = ")),

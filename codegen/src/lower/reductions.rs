@@ -1,6 +1,8 @@
 //! Reductions across tiles (issue 17, item 1): on a GPU, partial results per work-item combined
-//! atomically (below); on a CPU, a scalar reduction's partial result per row of tiles
-//! (`Lowering::partial_sums`), combined in the rows' order by the host's walk.
+//! atomically (below), or per work-group where nothing else is parallel
+//! (`Lowering::group_sums`); on a CPU, a reduction into one element (a scalar, `s[0]`) keeps a
+//! partial result per row of tiles (`Lowering::partial_sums`), combined in the rows' order by
+//! the host's walk.
 //!
 //! A group whose tiles run in parallel along their first dimensions but not along the next,
 //! because only sums carry dependences there (bicg's `q[i] += A[i][j] * p[j]` along `j`), runs
@@ -125,18 +127,7 @@ impl Lowering<'_, '_> {
             return None;
         }
         let scop = self.scop;
-        let fixed = |r: &reductions::Reduction| {
-            let st = &scop.statements[r.statement];
-            st.accesses
-                .iter()
-                .filter(|a| a.kind == AccessKind::Write && a.datum == r.datum)
-                .all(|a| {
-                    let mut used = Vec::new();
-                    a.subscripts.iter().for_each(|x| x.vars(&mut used));
-                    used.iter().all(|v| !st.iterators.contains(v))
-                })
-        };
-        let (stmts, parallel) = self.relaxable(group, &fixed)?;
+        let (stmts, parallel) = self.relaxable(group, &|r| one_element(scop, r))?;
         parallel.iter().all(|&p| p).then_some(stmts)
     }
 
@@ -187,13 +178,14 @@ impl Lowering<'_, '_> {
         Some((stmts, parallel))
     }
 
-    /// The C target's `group` with its scalar reductions summed per row of tiles (a value of
+    /// The C target's `group` with its reductions into one element each summed per row of tiles (a value of
     /// the first tile dimension), where that lets the rows run in parallel: the group's mode,
     /// its tile code (full-tile version too) and the partial results. Unchanged elsewhere.
     ///
     /// Only a walk that is not parallel already, in no outer sequential loop and no diamond
-    /// band (as on a GPU: later iterations would compound the new rounding), and only scalar
-    /// accumulators (one partial result per row; an array's would be the array again).
+    /// band (as on a GPU: later iterations would compound the new rounding), and only
+    /// accumulators of one element (a scalar, or an array element of constant subscripts: one
+    /// partial result per row; an array's of varying elements would be the array again).
     pub(super) fn partial_sums(
         &self,
         group: &TileGroup,
@@ -210,12 +202,7 @@ impl Lowering<'_, '_> {
             return unchanged(body, full);
         }
         let scop = self.scop;
-        let scalar = |r: &reductions::Reduction| {
-            scop.symbols
-                .get(&r.datum)
-                .is_some_and(|d| d.is_scalar() && d.storage != rosepolly::model::Storage::Expanded)
-        };
-        let Some((stmts, parallel)) = self.relaxable(group, &scalar) else {
+        let Some((stmts, parallel)) = self.relaxable(group, &|r| one_element(scop, r)) else {
             return unchanged(body, full);
         };
         if parallel.first() != Some(&true) {
@@ -226,6 +213,21 @@ impl Lowering<'_, '_> {
         let full = full.map(|f| into_partials(f, &stmts, &mut partials));
         (TileMode::Parallel, body, full, partials)
     }
+}
+
+/// Whether reduction `r` updates one element whatever the iteration: a scalar, or an array
+/// element whose subscripts hold no iterator (`s[0]`, `stats[n - 1]`). An array polyc expanded a
+/// scalar into has the iterators of its loops.
+fn one_element(scop: &Scop, r: &reductions::Reduction) -> bool {
+    let st = &scop.statements[r.statement];
+    st.accesses
+        .iter()
+        .filter(|a| a.kind == AccessKind::Write && a.datum == r.datum)
+        .all(|a| {
+            let mut used = Vec::new();
+            a.subscripts.iter().for_each(|x| x.vars(&mut used));
+            used.iter().all(|v| !st.iterators.contains(v))
+        })
 }
 
 /// A reduction statement's accumulator and how its partial results combine, per statement.

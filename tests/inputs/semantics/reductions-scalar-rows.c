@@ -4,7 +4,8 @@
    +0.0 would make it +0.0); a min whose ties between -0.0 and +0.0 take the new value, as the
    combination of the rows must too (from +0.0, every operand -0.0: which zero a tie of both
    signs among the operands gives depends on the order, and GPU work-groups combine in any), and
-   an fmax from NaN (fmax drops a NaN operand). On the C target each row of tiles sums into a partial
+   an fmax from NaN (fmax drops a NaN operand), and a sum into one element of an array
+   (`cell[1]`: one element whatever the iteration, as a scalar). On the C target each row of tiles sums into a partial
    result of its own, combined in the rows' order after them (the tiles run in parallel); on the
    GPU targets each work-item sums its points, and its work-group combines them and adds the
    total once per tile (the tiles run in parallel, in any order). The values here are exact in any order (multiples of 1/4, powers of two, integers), so the output
@@ -17,7 +18,7 @@
 #define N 37
 #define M 29
 
-static double A[N][M], x[N], prefix[N];
+static double A[N][M], x[N], prefix[N], cell[3] = {4.0, 0.5, -4.0};
 static float F[N];
 static int I[N][M];
 
@@ -59,6 +60,8 @@ int main(void) {
   for (i = 0; i < N; i++)
     fm = fmax(fm, x[i]);
   for (i = 0; i < N; i++)
+    cell[1] += x[i] * 0.5;
+  for (i = 0; i < N; i++)
     for (j = 0; j < M; j++)
       lsum += I[i][j];
   for (i = 0; i < N; i++)
@@ -79,8 +82,9 @@ int main(void) {
   for (i = 0; i < N; i++)
     truncated += x[i];
 #pragma endscop
-  printf("%.17g %.17g %.17g %.17g %.17g %.9g %ld %d %d %d %.17g %g %g %g %d\n", dot, total, big,
-         small, prod, fdiff, lsum, iand, ior, ixor, h, negzero, zmin, fm, truncated);
+  printf("%.17g %.17g %.17g %.17g %.17g %.9g %ld %d %d %d %.17g %g %g %g %d %.17g %.17g %.17g\n",
+         dot, total, big, small, prod, fdiff, lsum, iand, ior, ixor, h, negzero, zmin, fm,
+         truncated, cell[0], cell[1], cell[2]);
   for (i = 0; i < N; i++)
     printf("%.17g ", prefix[i]);
   printf("\n");
