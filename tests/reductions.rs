@@ -278,6 +278,17 @@ impl Program {
     }
 }
 
+/// The data of the programs whose sums round: a vector `a` of `N` and a matrix `B` of `M` x `M`,
+/// up to the opening of `main` and the arrays' values.
+const ROUNDING_DATA: &str = r#"#include <stdio.h>
+#define N 20000
+#define M 300
+static double a[N], B[M][M];
+int main(void) {
+  for (int i = 0; i < N; i++) a[i] = 1.0 / (1.0 + i % 97);
+  for (int i = 0; i < M; i++) for (int j = 0; j < M; j++) B[i][j] = 0.1 * ((i * 7 + j) % 31) - 1.3;
+"#;
+
 /// A dot product and a matrix sum whose additions round: the same bits on 1, 2 and 3 threads (the
 /// rows combine in their order whatever ran them), within the last printed digit of the
 /// original's at other tile sizes, and the original's order exactly with `--no-reductions`.
@@ -287,14 +298,8 @@ fn row_partials_do_not_depend_on_the_threads() {
     let sums = Program::new(
         &dir,
         "sums",
-        r#"#include <stdio.h>
-#define N 20000
-#define M 300
-static double a[N], B[M][M];
-int main(void) {
-  for (int i = 0; i < N; i++) a[i] = 1.0 / (1.0 + i % 97);
-  for (int i = 0; i < M; i++) for (int j = 0; j < M; j++) B[i][j] = 0.1 * ((i * 7 + j) % 31) - 1.3;
-  double s = 0.1, t = -0.3;
+        &(ROUNDING_DATA.to_string()
+            + r#"  double s = 0.1, t = -0.3;
 #pragma scop
   for (int i = 0; i < N; i++) s += a[i] * a[i];
 #pragma endscop
@@ -304,7 +309,7 @@ int main(void) {
   printf("%.6f %.6f\n", s, t);
   return 0;
 }
-"#,
+"#),
     );
     let expected = &sums.expected;
     let build = |flags: &[&str], exe: &str| sums.polyc(flags, exe);
@@ -378,14 +383,8 @@ fn pure_reductions_run_on_the_gpu_one_atomic_update_per_work_group() {
     let program = Program::new(
         &dir,
         "pure",
-        r#"#include <stdio.h>
-#define N 20000
-#define M 300
-static double a[N], B[M][M];
-int main(void) {
-  for (int i = 0; i < N; i++) a[i] = 1.0 / (1.0 + i % 97);
-  for (int i = 0; i < M; i++) for (int j = 0; j < M; j++) B[i][j] = 0.1 * ((i * 7 + j) % 31) - 1.3;
-  double s = 0.1, t = -0.3, big = -1e9;
+        &(ROUNDING_DATA.to_string()
+            + r#"  double s = 0.1, t = -0.3, big = -1e9;
 #pragma scop
   for (int i = 0; i < N; i++) s += a[i] * a[i];
   for (int i = 0; i < M; i++)
@@ -397,7 +396,7 @@ int main(void) {
   printf("%.6f %.6f %.17g\n", s, t, big);
   return 0;
 }
-"#,
+"#),
     );
     for target in ["opencl", "cuda"] {
         let code = dir.join(format!("pure.{target}.c"));
