@@ -134,21 +134,14 @@ impl Update {
             }
             Pick::Select {
                 tie_takes_operand: tie,
-                nan_takes_operand: false,
+                nan_takes_operand: nan,
             } => {
-                // A failed comparison, as with a NaN, keeps `old`.
+                // `a cmp b ? a : b` gives `b` where the comparison fails, as with a NaN; a tie
+                // passes `>=` and fails `>`.
                 let cmp = if max { ">" } else { "<" };
-                let eq = if tie { "=" } else { "" };
-                format!("{v} {cmp}{eq} {old} ? {v} : {old}")
-            }
-            Pick::Select {
-                tie_takes_operand: tie,
-                nan_takes_operand: true,
-            } => {
-                // A failed comparison, as with a NaN, takes `v`.
-                let cmp = if max { ">" } else { "<" };
-                let eq = if tie { "" } else { "=" };
-                format!("{old} {cmp}{eq} {v} ? {old} : {v}")
+                let (a, b, tie_gives_a) = if nan { (old, v, !tie) } else { (v, old, tie) };
+                let eq = if tie_gives_a { "=" } else { "" };
+                format!("{a} {cmp}{eq} {b} ? {a} : {b}")
             }
         }
     }
