@@ -568,7 +568,7 @@ impl Printer<'_> {
 
     /// The element a reduction statement's instance at `args` updates, in device code.
     fn accumulator(&self, stmt: usize, args: &[Expr]) -> Expr {
-        assigned(&self.device_instance(stmt, args)).clone()
+        device_accumulator(self.scop, self.device(), stmt, args)
     }
 
     fn device(&self) -> &dyn DeviceHooks {
@@ -664,10 +664,10 @@ impl Printer<'_> {
                 }
                 for p in privates {
                     let (acc, hit) = (acc(p.slot), hit(p.slot));
-                    let start = self.device().identity(p.op, &p.elem);
+                    let start = self.device().identity(p.update.op, &p.update.elem);
                     self.line(
                         indent + 2,
-                        &format!("{} {acc} = {start}; int {hit} = 0;", p.elem),
+                        &format!("{} {acc} = {start}; int {hit} = 0;", p.update.elem),
                     );
                 }
                 self.node(body, indent + 2, in_parallel);
@@ -675,7 +675,7 @@ impl Printer<'_> {
                     let target = self.accumulator(p.stmt, &p.args);
                     let update = self
                         .device()
-                        .atomic_update(&p.update(), &target, &acc(p.slot));
+                        .atomic_update(&p.update, &target, &acc(p.slot));
                     self.line(indent + 2, &format!("if ({}) {update}", hit(p.slot)));
                 }
                 self.line(indent, "}");
@@ -770,6 +770,17 @@ pub fn host_combine(
             crate::atomics::arithmetic(op, &target.to_string(), &part.to_string())
         ),
     }
+}
+
+/// The element reduction statement `stmt`'s instance at `args` updates, in device code.
+pub fn device_accumulator(
+    scop: &ScopData,
+    device: &dyn DeviceHooks,
+    stmt: usize,
+    args: &[Expr],
+) -> Expr {
+    let e = statement_instance(scop, stmt, args, true);
+    assigned(&device.statement(stmt, e)).clone()
 }
 
 /// What an assignment assigns to (a reduction statement is one, [`KNode::Reduce`]).

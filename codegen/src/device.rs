@@ -518,13 +518,7 @@ impl DeviceCode<'_> {
         };
         let targets: Vec<String> = privates
             .iter()
-            .map(|p| {
-                let e = c::statement_instance(&self.ir.data, p.stmt, &p.args, true);
-                match hooks.statement(p.stmt, e) {
-                    Expr::Assign { lhs, .. } => lhs.to_string(),
-                    _ => unreachable!("a reduction statement is an assignment"),
-                }
-            })
+            .map(|p| c::device_accumulator(&self.ir.data, &hooks, p.stmt, &p.args).to_string())
             .collect();
         group_sums::combination(
             self.dialect,

@@ -13,6 +13,8 @@
 
 use std::fmt::Write;
 
+use rosepolly::analysis::reductions::ReductionOp;
+
 use crate::atomics::{self, Update};
 use crate::device::Dialect;
 use crate::ir::{acc, hit, Private};
@@ -41,7 +43,7 @@ pub fn local_arrays(dialect: Dialect, privates: &[Private]) -> String {
         let _ = writeln!(
             out,
             "{local} {} {values}[{ITEMS}]; {local} int {flags}[{ITEMS}];",
-            p.elem
+            p.update.elem
         );
     }
     out
@@ -55,7 +57,7 @@ pub fn partial_results(dialect: Dialect, privates: &[Private]) -> String {
         let _ = writeln!(
             out,
             "{} {} = {}; int {} = 0;",
-            p.elem,
+            p.update.elem,
             acc(p.slot),
             exact_identity(dialect, p),
             hit(p.slot)
@@ -66,10 +68,11 @@ pub fn partial_results(dialect: Dialect, privates: &[Private]) -> String {
 
 /// `+0.0` would turn a sum of `-0.0` into `+0.0`; `-0.0` leaves every value as it is.
 fn exact_identity(dialect: Dialect, p: &Private) -> &'static str {
-    match (p.op, p.elem.as_str()) {
-        (rosepolly::analysis::reductions::ReductionOp::Add, "double") => "-0.0",
-        (rosepolly::analysis::reductions::ReductionOp::Add, "float") => "-0.0f",
-        _ => atomics::identity(dialect, p.op, &p.elem),
+    let Update { op, elem, .. } = &p.update;
+    match (op, elem.as_str()) {
+        (ReductionOp::Add, "double") => "-0.0",
+        (ReductionOp::Add, "float") => "-0.0f",
+        _ => atomics::identity(dialect, *op, elem),
     }
 }
 
@@ -109,7 +112,7 @@ pub fn combination(
                 format!("{values}[polyc_lid]"),
                 format!("{values}[polyc_lid + {step}]"),
             );
-            let both = p.update().combined(dialect, &mine, &theirs);
+            let both = p.update.combined(dialect, &mine, &theirs);
             let _ = writeln!(
                 out,
                 "  if ({flags}[polyc_lid + {step}]) {{ {mine} = {flags}[polyc_lid] ? {both} : {theirs}; {flags}[polyc_lid] = 1; }}"
@@ -126,7 +129,7 @@ pub fn combination(
         let _ = writeln!(
             out,
             "if (polyc_lid == 0 && {flags}[0]) {}(&{target}, {values}[0]);",
-            Update::helper(&p.update())
+            p.update.helper()
         );
     }
     out
@@ -135,16 +138,14 @@ pub fn combination(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rosepolly::analysis::reductions::{Pick, ReductionOp};
+    use rosepolly::analysis::reductions::Pick;
 
     fn dot() -> Private {
         Private {
             slot: 0,
             stmt: 0,
             args: Vec::new(),
-            elem: "double".into(),
-            op: ReductionOp::Add,
-            pick: Pick::Arithmetic,
+            update: Update::new(ReductionOp::Add, Pick::Arithmetic, "double"),
         }
     }
 

@@ -252,20 +252,20 @@ impl TileWalk<'_> {
         rows.before
             .push_str("const long polyc_rows = polyc_lmax(0, polyc_hi - polyc_lo + 1);\n");
         for p in partials {
-            let (acc, slot, elem) = (acc(p.slot), p.slot, &p.elem);
+            let (acc, slot, elem) = (acc(p.slot), p.slot, &p.update.elem);
             let part = format!("polyc_part{slot}");
             let _ = writeln!(
                 rows.before,
                 "{elem} *{part} = ({elem} *)polyc_alloc((size_t)polyc_rows * sizeof({elem}));"
             );
-            let identity = atomics::host_identity(p.op, elem);
+            let identity = atomics::host_identity(p.update.op, elem);
             let _ = writeln!(rows.start, "{elem} {acc} = {identity};");
             let _ = writeln!(rows.end, "{part}[polyc_t0 - polyc_lo] = {acc};");
             let slot = Expr::Index {
                 array: part.clone(),
                 subscripts: vec![Expr::var("polyc_r")],
             };
-            let combine = c::host_combine(&self.ir.data, p.stmt, &p.args, p.op, &slot);
+            let combine = c::host_combine(&self.ir.data, p.stmt, &p.args, p.update.op, &slot);
             let _ = writeln!(
                 rows.after,
                 "for (long polyc_r = 0; polyc_r < polyc_rows; polyc_r++) {combine}\npolyc_free({part});"

@@ -10,7 +10,6 @@
 
 use std::collections::BTreeSet;
 
-use rosepolly::analysis::reductions::{Pick, ReductionOp};
 use rosepolly::model::ctype::IntType;
 use rosepolly::model::expr::Expr;
 use rosepolly::model::{Casts, Scop};
@@ -62,8 +61,8 @@ pub enum KNode {
     },
 }
 
-/// A work-item's private partial result of a reduction statement: `polyc_acc<slot>` of C type
-/// `elem`, starting at 0, added atomically to the accumulator element that statement `stmt`
+/// A work-item's private partial result of a reduction statement: `polyc_acc<slot>` of the
+/// accumulator's C type, starting at the operator's identity, added atomically to the accumulator element that statement `stmt`
 /// updates at `args` once the work-item's entry is done, when some instance ran
 /// (`polyc_hit<slot>`).
 #[derive(Debug, Clone, PartialEq)]
@@ -71,18 +70,9 @@ pub struct Private {
     pub slot: usize,
     pub stmt: usize,
     pub args: Vec<Expr>,
-    pub elem: String,
-    /// How partial results combine (`+` for sums, `min`, `*`, `&`...).
-    pub op: ReductionOp,
-    /// What a `min` or `max` keeps on a tie or a NaN, as the statement does.
-    pub pick: Pick,
-}
-
-impl Private {
-    /// How its partial results combine into the accumulator.
-    pub fn update(&self) -> Update {
-        Update::new(self.op, self.pick, &self.elem)
-    }
+    /// How partial results combine (`+` for sums, `min`, `*`, `&`...), and the accumulator's
+    /// C type.
+    pub update: Update,
 }
 
 /// The name of slot `slot`'s partial result, and of its flag.
@@ -386,13 +376,13 @@ impl ScopIr {
     pub fn atomic_updates(&self) -> BTreeSet<Update> {
         fn note(n: &KNode, out: &mut BTreeSet<Update>) {
             if let KNode::Points { privates, .. } = n {
-                out.extend(privates.iter().map(Private::update));
+                out.extend(privates.iter().map(|p| p.update.clone()));
             }
             n.children().into_iter().for_each(|c| note(c, out));
         }
         let mut out = BTreeSet::new();
         for t in self.tiled_groups() {
-            out.extend(t.combined.iter().map(Private::update));
+            out.extend(t.combined.iter().map(|p| p.update.clone()));
             note(&t.body, &mut out);
             if let Some(f) = &t.full_body {
                 note(f, &mut out);

@@ -54,7 +54,7 @@ impl<'a> OpenMp<'a> {
         self.ir
             .tiled_groups()
             .flat_map(|t| &t.partials)
-            .any(|p| matches!(p.elem.as_str(), "float" | "double"))
+            .any(|p| matches!(p.update.elem.as_str(), "float" | "double"))
     }
 
     /// The C block that replaces the SCoP of the source file `program`.

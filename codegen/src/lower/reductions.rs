@@ -257,9 +257,7 @@ fn private(slot: usize, stmt: usize, args: &[Expr], update: &Update) -> Private 
         slot,
         stmt,
         args: args.to_vec(),
-        elem: update.elem.clone(),
-        op: update.op,
-        pick: update.pick,
+        update: update.clone(),
     }
 }
 
