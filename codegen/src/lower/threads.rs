@@ -10,15 +10,13 @@ use ptile::{IntraDim, IntraOrder, TileGroup, TileMode};
 use super::{Lowering, OutDim};
 use crate::ir::{base, KLoop, KNode, ThreadLayout};
 
+/// A group's GPU mapping: the tile body's order, its thread layout and whether its work-items
+/// must synchronise, the tile dimensions the host enumerates, the wavefront width.
+pub(super) type GpuMapping = (IntraOrder, Option<(ThreadLayout, bool)>, usize, usize);
+
 impl Lowering<'_, '_> {
-    /// The GPU mapping of a group: the tile body's order, its thread layout and whether its
-    /// work-items must synchronise, the tile dimensions the host enumerates, the wavefront
-    /// width.
-    #[allow(clippy::type_complexity)]
-    pub(super) fn gpu_mapping(
-        &self,
-        group: &TileGroup,
-    ) -> (IntraOrder, Option<(ThreadLayout, bool)>, usize, usize) {
+    /// The GPU mapping of a group ([`GpuMapping`]).
+    pub(super) fn gpu_mapping(&self, group: &TileGroup) -> GpuMapping {
         let start = self.start();
         let mut order = ptile::gpu_order(self.scop, self.schedule, self.space, &group.statements);
         let par: Vec<usize> = order
@@ -75,11 +73,7 @@ impl Lowering<'_, '_> {
     /// dimensions), and every band dimension is shared out among the work-items, the most
     /// unit-stride one last. With the reductions' self-dependences relaxed no dependence
     /// crosses two points of the band, so the work-items need no barrier between them.
-    #[allow(clippy::type_complexity)]
-    pub(super) fn summing_mapping(
-        &self,
-        group: &TileGroup,
-    ) -> (IntraOrder, Option<(ThreadLayout, bool)>, usize, usize) {
+    pub(super) fn summing_mapping(&self, group: &TileGroup) -> GpuMapping {
         let start = self.start();
         let mut order = ptile::gpu_order(self.scop, self.schedule, self.space, &group.statements);
         let mut dims = order.band_dims();
