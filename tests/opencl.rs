@@ -186,3 +186,61 @@ fn kernels_with_many_barriers_build_in_seconds_on_pocl() {
         assert_eq!(out, want, "{input}");
     }
 }
+
+/// The launches a profiled run reports, over its SCoPs.
+fn launches(profile: &str) -> u64 {
+    profile
+        .lines()
+        .filter(|l| l.starts_with("polyc: scop="))
+        .filter_map(|l| l.split(" launches=").nth(1))
+        .map(|v| v.split(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum()
+}
+
+/// durbin's `k` loop calls seven groups, adi's `t` loop fourteen: their small wavefronts join
+/// one mix per loop (`flushes`), launched as one work-group of the loop's mix kernel; with
+/// `POLYC_BATCH_TILES=0` every wavefront launches alone. Both compute the original's dumps, and
+/// the mix launches far less (SMALL: 68 against 836, 78 against 573).
+#[test]
+fn a_host_loops_groups_launch_their_small_wavefronts_together() {
+    if !opencl_present() {
+        println!("skipped: no OpenCL platform (setup.sh installs PoCL)");
+        return;
+    }
+    let work = polybench::harness::scratch_dir("opencl-mixes");
+    for name in ["durbin", "adi"] {
+        let k = polybench::kernel(name).unwrap();
+        let mut build = polybench::harness::Build::new("SMALL", false);
+        let want = polybench::harness::reference_dump(&k, &build, &work).unwrap();
+        build.ldflags = runtime_ldflags();
+        let gen = work.join(format!("{name}.c"));
+        let err = common::polyc_kernel(&k, &build, &["--target", "opencl"], &gen).unwrap();
+        let text = std::fs::read_to_string(&gen).unwrap();
+        assert!(
+            text.contains("__kernel void polyc_k0_mix0("),
+            "{name}: {err}"
+        );
+        let exe = work.join(name);
+        polybench::harness::compile(&k, &gen, &build, &exe).unwrap();
+        let mut counts = Vec::new();
+        for batch in ["0", "16", "1000000"] {
+            let env = [("POLYC_PROFILE", "1"), ("POLYC_BATCH_TILES", batch)];
+            let out = polybench::harness::run(&exe, &env).unwrap();
+            let dump: String = out
+                .lines()
+                .filter(|l| !l.starts_with("polyc"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_eq!(
+                polybench::harness::compare_dumps(&want, &dump),
+                None,
+                "{name} POLYC_BATCH_TILES={batch}"
+            );
+            counts.push(launches(&out));
+        }
+        assert!(
+            counts[1] * 5 < counts[0] && counts[2] <= counts[1],
+            "{name}: launches {counts:?} (no mix, 16 tiles, any)"
+        );
+    }
+}

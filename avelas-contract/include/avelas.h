@@ -13,6 +13,7 @@ typedef struct avelas_thread_bucket avelas_thread_bucket;
 typedef struct avelas_buffer_bucket avelas_buffer_bucket;
 typedef struct avelas_kernel avelas_kernel;
 typedef struct avelas_buffer avelas_buffer;
+typedef struct avelas_mix avelas_mix;
 
 /* Configuration from the environment, validated on first use: POLYC_TILE_SIZES (size of SCoP
    `scop`'s tiled dimension k: its own list, else the list for every SCoP; a shorter list repeats
@@ -56,6 +57,18 @@ int avelas_thread_bucket_work_group(const avelas_thread_bucket *b);
 long avelas_thread_bucket_waves(const avelas_thread_bucket *b);
 void avelas_thread_bucket_free(avelas_thread_bucket *b);
 
+/* Mixes: the small wavefronts of the groups one host loop calls, launched together by the
+   loop's mix kernel, which runs them in the order the host ended them. avelas_mix_group gives
+   the thread bucket of the group at `group` (0 .. groups - 1). After each wavefront of such a
+   group, avelas_mix_wave(m, group, tiles, batch) takes it (1) when it has at most `batch`
+   tiles, else returns 0: the caller then launches the mix if avelas_mix_pending, then the
+   wavefront. */
+avelas_mix *avelas_mix_new(int groups);
+void avelas_mix_group(avelas_mix *m, int group, const avelas_thread_bucket *threads);
+int avelas_mix_wave(avelas_mix *m, int group, avelas_tile_bucket *tiles, long batch);
+int avelas_mix_pending(const avelas_mix *m);
+void avelas_mix_free(avelas_mix *m);
+
 /* Buffer buckets (thesis 7.4, Algorithm 6): local-memory buffers submitted in rank order
    while they fit in the window; the kernel version to launch and the local memory it needs.
    A buffer the tile writes (`written` nonzero) takes a flag byte per element too; each part
@@ -92,6 +105,9 @@ void avelas_cl_arg_local(const avelas_kernel *k, int index, long bytes);
    or one for a batch (which `k`, a kernel's batch twin, runs in order). */
 long avelas_cl_launch(const avelas_kernel *k, avelas_tile_bucket *tiles,
                       avelas_thread_bucket *threads);
+/* Launches what the mix holds as one work-group of its kernel `k` (of one work-item when the
+   kernel is `serial`) and empties it. */
+long avelas_cl_launch_mix(const avelas_kernel *k, avelas_mix *m, int serial);
 /* The most tiles a wavefront may have to join a batch: POLYC_BATCH_TILES, else 16 on a CPU
    device and 1 on a GPU. */
 long avelas_cl_batch_tiles(void *cl);
@@ -109,6 +125,11 @@ const void *avelas_cuda_tile_bucket(avelas_tile_bucket *b, long *stride);
 const void *avelas_cuda_thread_bucket(avelas_thread_bucket *b, long *stride,
                                       const void **offsets);
 void avelas_cuda_grid(long groups, unsigned *x, unsigned *y);
+/* What the mix holds, copied to device memory, and the mix emptied: its address; the runs,
+   the concatenated thread buckets and the block's threads (within `max_threads`) through the
+   out-pointers. */
+const void *avelas_cuda_mix(avelas_mix *m, int serial, int max_threads, long *runs,
+                            const void **coords, const void **offsets, unsigned *threads);
 /* POLYC_BATCH_TILES, else 1. */
 long avelas_cuda_batch_tiles(void);
 

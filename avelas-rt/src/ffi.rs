@@ -15,6 +15,7 @@ use ocl::core::{ArgVal, Kernel, Mem, Program};
 use crate::buffer_bucket::BufferBucket;
 use crate::config::Config;
 use crate::cuda::{CudaRuntime, DeviceArray};
+use crate::mix::{self, Mix, ThreadPlace};
 use crate::ndrange;
 use crate::opencl::ClRuntime;
 use crate::thread_bucket::ThreadBucket;
@@ -323,6 +324,121 @@ pub unsafe extern "C" fn avelas_thread_bucket_waves(b: *const ThreadBucketHandle
 pub unsafe extern "C" fn avelas_thread_bucket_free(b: *mut ThreadBucketHandle) {
     if !b.is_null() {
         drop(Box::from_raw(b));
+    }
+}
+
+// ---- mixes ----
+
+/// A mix ([`crate::mix`]), its groups' thread buckets and its device copies.
+pub struct MixHandle {
+    mix: Mix,
+    threads: Vec<*const ThreadBucketHandle>,
+    /// The concatenated thread buckets, made at the first launch (they do not change).
+    concat: Option<(Vec<i32>, Vec<i32>, Vec<ThreadPlace>)>,
+    cl: Option<(Mem, usize)>,
+    cl_threads: Option<(Mem, Mem)>,
+    cuda: DeviceArray,
+    cuda_coords: DeviceArray,
+    cuda_offsets: DeviceArray,
+}
+
+impl MixHandle {
+    /// The groups' thread buckets.
+    ///
+    /// # Safety
+    /// Every group's thread bucket was given ([`avelas_mix_group`]) and is live.
+    unsafe fn buckets(&self) -> Vec<&ThreadBucket> {
+        self.threads
+            .iter()
+            .map(|t| {
+                assert!(!t.is_null(), "a mix's group without a thread bucket");
+                &(**t).bucket
+            })
+            .collect()
+    }
+
+    /// The concatenated thread buckets, made once, and the device layout of what is held.
+    ///
+    /// # Safety
+    /// As [`MixHandle::buckets`].
+    unsafe fn layout(&mut self) -> Vec<i64> {
+        if self.concat.is_none() {
+            self.concat = Some(mix::concat(&self.buckets()));
+        }
+        let (_, _, places) = self.concat.as_ref().expect("made");
+        self.mix.layout(places)
+    }
+
+    /// The concatenated thread buckets' coordinates and offsets ([`MixHandle::layout`] made
+    /// them).
+    fn threads(&self) -> (&[i32], &[i32]) {
+        let (c, o, _) = self.concat.as_ref().expect("layout made them");
+        (c, o)
+    }
+}
+
+/// A mix of `groups` groups, known by their positions `0..groups`.
+#[no_mangle]
+pub extern "C" fn avelas_mix_new(groups: c_int) -> *mut MixHandle {
+    let n = groups.max(0) as usize;
+    Box::into_raw(Box::new(MixHandle {
+        mix: Mix::new(n),
+        threads: vec![std::ptr::null(); n],
+        concat: None,
+        cl: None,
+        cl_threads: None,
+        cuda: DeviceArray::default(),
+        cuda_coords: DeviceArray::default(),
+        cuda_offsets: DeviceArray::default(),
+    }))
+}
+
+/// The thread bucket of the mix's group at position `group`.
+///
+/// # Safety
+/// `m` from [`avelas_mix_new`]; `threads` from [`avelas_thread_bucket_new`], live while the
+/// mix launches.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_mix_group(
+    m: *mut MixHandle,
+    group: c_int,
+    threads: *const ThreadBucketHandle,
+) {
+    let h = &mut *m;
+    h.threads[group as usize] = threads;
+}
+
+/// The end of a wavefront of the group at position `group`, which `tiles` holds: 1 when it
+/// joined the mix (at most `batch` tiles), 0 when the caller launches the mix (if it is
+/// pending) and then the wavefront.
+///
+/// # Safety
+/// `m` from [`avelas_mix_new`], `tiles` from [`avelas_tile_bucket_alloc`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_mix_wave(
+    m: *mut MixHandle,
+    group: c_int,
+    tiles: *mut TileBucketHandle,
+    batch: c_long,
+) -> c_int {
+    c_int::from((*m).mix.offer(group as usize, &mut (*tiles).bucket, batch))
+}
+
+/// 1 when wavefronts wait in the mix.
+///
+/// # Safety
+/// `m` from [`avelas_mix_new`].
+#[no_mangle]
+pub unsafe extern "C" fn avelas_mix_pending(m: *const MixHandle) -> c_int {
+    c_int::from((*m).mix.pending())
+}
+
+/// # Safety
+/// `m` from [`avelas_mix_new`], not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_mix_free(m: *mut MixHandle) {
+    if !m.is_null() {
+        drop(Box::from_raw(m));
     }
 }
 
@@ -660,6 +776,66 @@ pub unsafe extern "C" fn avelas_cl_launch(
     1
 }
 
+/// Launches what mix `m` holds as one work-group of its kernel `k` (one work-item where the
+/// kernel is `serial`, printed without barriers), and empties it; 0 when it holds nothing.
+///
+/// # Safety
+/// `k` from [`avelas_cl_kernel`], `m` from [`avelas_mix_new`] with every group's thread
+/// bucket given.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cl_launch_mix(
+    k: *const KernelHandle,
+    m: *mut MixHandle,
+    serial: c_int,
+) -> c_long {
+    let (k, h) = (&*k, &mut *m);
+    if !h.mix.pending() {
+        return 0;
+    }
+    let runs = h.mix.runs() as i64;
+    let local = mix::work_group(&h.buckets(), serial != 0, k.max_work_group);
+    let mut st = cl();
+    guard("launching a mix", || {
+        let layout = h.layout();
+        let bytes: Vec<u8> = layout.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        if !matches!(&h.cl, Some((_, cap)) if *cap >= bytes.len()) {
+            let cap = bytes.len().next_power_of_two();
+            h.cl = Some((st.rt.buffer(cap, None)?, cap));
+        }
+        if h.cl_threads.is_none() {
+            let (coords, offsets) = h.threads();
+            let c: Vec<u8> = coords.iter().flat_map(|v| v.to_ne_bytes()).collect();
+            let o: Vec<u8> = offsets.iter().flat_map(|v| v.to_ne_bytes()).collect();
+            h.cl_threads = Some((
+                st.rt.buffer(c.len(), Some(&c))?,
+                st.rt.buffer(o.len(), Some(&o))?,
+            ));
+        }
+        let mem = &h.cl.as_ref().expect("allocated").0;
+        st.rt.write(mem, 0, &bytes)?;
+        let (cmem, omem) = h.cl_threads.as_ref().expect("uploaded");
+        let zero = 0i64;
+        let index = |i: usize| i as u32;
+        let kernel = &k.kernel;
+        st.rt.arg(kernel, index(arg::TILES), ArgVal::mem(mem))?;
+        st.rt
+            .arg(kernel, index(arg::TILE_COUNT), ArgVal::scalar(&runs))?;
+        st.rt
+            .arg(kernel, index(arg::TILE_STRIDE), ArgVal::scalar(&zero))?;
+        st.rt
+            .arg(kernel, index(arg::THREAD_COORDS), ArgVal::mem(cmem))?;
+        st.rt
+            .arg(kernel, index(arg::THREAD_OFFSETS), ArgVal::mem(omem))?;
+        st.rt
+            .arg(kernel, index(arg::THREAD_STRIDE), ArgVal::scalar(&zero))?;
+        st.rt
+            .arg(kernel, index(arg::WAVES), ArgVal::scalar(&zero))?;
+        st.rt.launch(kernel, (1, 1), local)
+    });
+    h.mix.clear();
+    1
+}
+
 /// The most tiles a wavefront may have to join a batch on the OpenCL device:
 /// `POLYC_BATCH_TILES`, else [`CPU_BATCH_TILES`] on a CPU device and 1 on a GPU (a wavefront of
 /// one tile runs on one work-group anyway, so batching it costs no parallelism).
@@ -769,6 +945,42 @@ pub unsafe extern "C" fn avelas_cuda_thread_bucket(
     }) as *const c_void
 }
 
+/// What mix `m` holds, in device memory, and the mix emptied: the layout's address; its
+/// runs in `*runs`, the concatenated thread buckets' addresses in `*coords` and `*offsets`,
+/// and the block's threads in `*threads` (one where the kernel is `serial`, else the widest
+/// group's within `max_threads`, the kernel's limit).
+///
+/// # Safety
+/// `m` from [`avelas_mix_new`] with every group's thread bucket given; the out-pointers
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn avelas_cuda_mix(
+    m: *mut MixHandle,
+    serial: c_int,
+    max_threads: c_int,
+    runs: *mut c_long,
+    coords: *mut *const c_void,
+    offsets: *mut *const c_void,
+    threads: *mut c_uint,
+) -> *const c_void {
+    cuda();
+    let h = &mut *m;
+    *runs = h.mix.runs() as c_long;
+    *threads = mix::work_group(&h.buckets(), serial != 0, max_threads.max(1) as usize) as c_uint;
+    let layout = h.layout();
+    let (c, o) = h.threads();
+    let (c, o) = (c.to_vec(), o.to_vec());
+    *coords = guard("copying a mix's thread buckets", || {
+        h.cuda_coords.upload(&c)
+    }) as *const c_void;
+    *offsets = guard("copying a mix's thread buckets", || {
+        h.cuda_offsets.upload(&o)
+    }) as *const c_void;
+    let at = guard("copying a mix", || h.cuda.upload(&layout)) as *const c_void;
+    h.mix.clear();
+    at
+}
+
 /// The grid of a launch of `groups` blocks (thesis §6.3.1).
 ///
 /// # Safety
@@ -821,6 +1033,56 @@ mod tests {
             assert_eq!(avelas_tile_bucket_size(b), 0);
             avelas_tile_bucket_free(b);
             avelas_tile_bucket_free(std::ptr::null_mut());
+        }
+    }
+
+    #[test]
+    fn mixes_through_the_c_interface() {
+        let tiles = [
+            avelas_tile_bucket_alloc(1, 1),
+            avelas_tile_bucket_alloc(0, 1),
+        ];
+        let extents: [c_long; 1] = [4];
+        // SAFETY: every handle is live until freed; `values` holds each bucket's coordinates
+        // and its one outer value; the thread buckets outlive the mix.
+        unsafe {
+            let threads = [
+                avelas_thread_bucket_new(0, 1, extents.as_ptr(), 1, 64),
+                avelas_thread_bucket_new(0, 1, extents.as_ptr(), 1, 64),
+            ];
+            let m = avelas_mix_new(2);
+            for (p, t) in threads.iter().enumerate() {
+                avelas_mix_group(m, p as c_int, *t);
+            }
+            let values: [c_long; 2] = [3, 9];
+            // The first wavefronts stay with their groups: the caller launches them.
+            for w in 0..crate::tile_bucket::WAVES_BEFORE_BATCHES as usize {
+                let b = tiles[w % 2];
+                avelas_tile_bucket_push(b, 1, values.as_ptr());
+                assert_eq!(avelas_mix_wave(m, (w % 2) as c_int, b, 16), 0);
+                avelas_tile_bucket_clear(b);
+            }
+            // Then both groups' wavefronts join the mix, which empties their buckets.
+            for (p, b) in tiles.iter().enumerate() {
+                avelas_tile_bucket_push(*b, 1, values[p..].as_ptr());
+                assert_eq!(avelas_mix_wave(m, p as c_int, *b, 16), 1);
+                assert_eq!(avelas_tile_bucket_size(*b), 0);
+            }
+            assert_eq!(avelas_mix_pending(m), 1);
+            let h = &mut *m;
+            let layout = h.layout();
+            let (coords, offsets) = h.threads();
+            assert_eq!((coords.len(), offsets.len()), (8, 4));
+            // Two groups' heads (the second's thread bucket after the first's), two runs.
+            assert_eq!(&layout[..8], &[0, 0, 4, 1, 4, 2, 4, 1]);
+            assert_eq!(layout[8], 0);
+            assert_eq!(layout[12], 1);
+            avelas_mix_free(m);
+            avelas_mix_free(std::ptr::null_mut());
+            for (t, b) in threads.into_iter().zip(tiles) {
+                avelas_thread_bucket_free(t);
+                avelas_tile_bucket_free(b);
+            }
         }
     }
 

@@ -7,6 +7,7 @@
 //! - [`tile_bucket`]: the tiles of one launch, one per work-group, tagged full or partial;
 //! - [`thread_bucket`]: the intra-tile points of a work-group's work-items, rectangular or by
 //!   intra-tile wavefront, padded to the hardware's granularity with idle entries;
+//! - [`mix`]: the small wavefronts of the groups of one host loop, launched together;
 //! - [`buffer_bucket`]: the local-memory buffers of a launch and the kernel version that uses
 //!   them (Algorithm 6);
 //! - [`ndrange`]: launches as 1-D or 2-D grids within the device's limits.
@@ -22,6 +23,7 @@ pub mod buffer_bucket;
 pub use avelas_contract::config;
 pub mod cuda;
 pub mod ffi;
+pub mod mix;
 pub mod ndrange;
 pub mod opencl;
 pub mod thread_bucket;

@@ -20,6 +20,7 @@ use rosepolly::syntax::{FLOORD, MAX, MIN};
 
 use crate::atomics::{self, Update};
 use crate::c::{self, COptions, DeviceHooks};
+use crate::flushes;
 use crate::footprint;
 use crate::group_sums;
 use crate::host::{indent, tile_loop};
@@ -193,6 +194,19 @@ pub fn batch_name(name: &str) -> String {
     format!("{name}_seq")
 }
 
+/// Whether mix kernels run on one work-item, printed without barriers: on OpenCL, where a
+/// mix's barriers would sit in loops of every group's code (adi's fourteen), past what PoCL's
+/// work-group compiler builds in reasonable time ([`serial`]); a mix runs on one work-group,
+/// which PoCL runs on one core anyway. CUDA keeps its barriers.
+pub fn mix_serial(dialect: Dialect) -> bool {
+    dialect == Dialect::OpenCl
+}
+
+/// Where a mix kernel's runs start in its layout: after four values per group.
+fn mix_head(groups: usize) -> usize {
+    4 * groups
+}
+
 /// How many versions beyond version 0 a group's kernel has.
 pub fn versions(g: &GroupIr) -> usize {
     match &g.code {
@@ -264,24 +278,112 @@ impl DeviceCode<'_> {
     /// Version `version` of group `g`'s kernel: it stages the `version` best buffers. Its
     /// `batch` twin ([`batch_name`]) runs every tile of the bucket on one work-group, in order.
     fn kernel(&self, g: &GroupIr, version: usize, batch: bool) -> String {
-        let cuda = self.dialect == Dialect::Cuda;
-        let (glob, head) = if cuda {
-            ("", "extern \"C\" __global__ void")
+        let mut params = self.params(&|a| a.name.to_string());
+        if version > 0 {
+            params.extend(staging::parameter(self.dialect).map(String::from));
+        }
+        let serial = serial(g, self.dialect);
+        let mut name = version_name(&kernel_name(self.ir.id, g.index), version);
+        if batch {
+            name = batch_name(&name);
+        }
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "/* group {}: {:?}{}{} */\n{} {}(\n    {})\n{{",
+            g.index,
+            g.names,
+            if serial {
+                ", one work-item per tile (too many barriers for PoCL)"
+            } else {
+                ""
+            },
+            match &g.code {
+                GroupCode::Tiled(t) if !t.combined.is_empty() => {
+                    ", each work-group combines its work-items' partial results and adds them once"
+                }
+                _ => "",
+            },
+            self.head(),
+            name,
+            params.join(",\n    ")
+        );
+        if let GroupCode::Tiled(t) = &g.code {
+            out.push_str(&indent(
+                &group_sums::local_arrays(self.dialect, &t.combined),
+                2,
+            ));
+        }
+        if !batch {
+            let _ = writeln!(out, "  const long polyc_e = {};", self.ids().0);
+            let _ = writeln!(out, "  if (polyc_e >= polyc_tb_n) return;");
+        }
+        out.push_str(&self.prologue(&params));
+        let (declarations, body) = self.body(g, version, serial);
+        out.push_str(&declarations);
+        if batch {
+            // A batch of small wavefronts: this work-group runs every tile, in the bucket's
+            // order. A twin rather than a loop in every kernel: PoCL builds a kernel whose
+            // barriers sit in one more loop 20-25% slower (adi's first run 2.9 -> 3.6 s), and
+            // builds a twin only when a batch launches it.
+            out.push_str(&self.tile_loop("polyc_tb_n", &body, serial));
         } else {
-            ("__global ", "__kernel void")
-        };
+            out.push_str(&body);
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// The kernel's head, before its name.
+    fn head(&self) -> &'static str {
+        match self.dialect {
+            Dialect::Cuda => "extern \"C\" __global__ void",
+            Dialect::OpenCl => "__kernel void",
+        }
+    }
+
+    /// The qualifier of a pointer to device memory.
+    fn global(&self) -> &'static str {
+        match self.dialect {
+            Dialect::Cuda => "",
+            Dialect::OpenCl => "__global ",
+        }
+    }
+
+    /// The work-group's index, the work-item's and the work-group's size, as C expressions.
+    fn ids(&self) -> (&'static str, &'static str, &'static str) {
+        match self.dialect {
+            Dialect::Cuda => (
+                "(long)blockIdx.x + (long)gridDim.x * (long)blockIdx.y",
+                "(long)threadIdx.x",
+                "(long)blockDim.x",
+            ),
+            Dialect::OpenCl => (
+                "(long)get_group_id(0) + (long)get_num_groups(0) * (long)get_group_id(1)",
+                "(long)get_local_id(0)",
+                "(long)get_local_size(0)",
+            ),
+        }
+    }
+
+    /// A kernel's parameters: the run-time's, named by `name`, then the SCoP's data.
+    fn params(&self, name: &dyn Fn(&kernel_args::RuntimeArg) -> String) -> Vec<String> {
+        let glob = self.global();
         // Each array and written scalar has a device buffer of its own (the host runs the SCoP
         // on the device only where the user's arrays are apart), so no two pointers alias:
         // the compiler may keep an element in a register across a loop and read what no
         // work-item writes through the read-only cache.
-        let restrict = if cuda { "__restrict__ " } else { "restrict " };
+        let restrict = match self.dialect {
+            Dialect::Cuda => "__restrict__ ",
+            Dialect::OpenCl => "restrict ",
+        };
         // The run-time's arguments first, as the contract orders them.
         let mut params: Vec<String> = RUNTIME_ARGS
             .iter()
             .map(|a| match a.ty {
-                ArgType::Longs => format!("{glob}const long *{}", a.name),
-                ArgType::Ints => format!("{glob}const int *{}", a.name),
-                ArgType::Long => format!("const long {}", a.name),
+                ArgType::Longs => format!("{glob}const long *{}", name(a)),
+                ArgType::Ints => format!("{glob}const int *{}", name(a)),
+                ArgType::Long => format!("const long {}", name(a)),
             })
             .collect();
         for a in kernel_args(self.ir) {
@@ -302,59 +404,13 @@ impl DeviceCode<'_> {
                 }
             });
         }
-        if version > 0 {
-            params.extend(staging::parameter(self.dialect).map(String::from));
-        }
-        let (group_id, lid, wg) = if cuda {
-            (
-                "(long)blockIdx.x + (long)gridDim.x * (long)blockIdx.y",
-                "(long)threadIdx.x",
-                "(long)blockDim.x",
-            )
-        } else {
-            (
-                "(long)get_group_id(0) + (long)get_num_groups(0) * (long)get_group_id(1)",
-                "(long)get_local_id(0)",
-                "(long)get_local_size(0)",
-            )
-        };
-        let serial = serial(g, self.dialect);
-        let mut name = version_name(&kernel_name(self.ir.id, g.index), version);
-        if batch {
-            name = batch_name(&name);
-        }
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "/* group {}: {:?}{}{} */\n{head} {}(\n    {})\n{{",
-            g.index,
-            g.names,
-            if serial {
-                ", one work-item per tile (too many barriers for PoCL)"
-            } else {
-                ""
-            },
-            match &g.code {
-                GroupCode::Tiled(t) if !t.combined.is_empty() => {
-                    ", each work-group combines its work-items' partial results and adds them once"
-                }
-                _ => "",
-            },
-            name,
-            params.join(",\n    ")
-        );
-        if let GroupCode::Tiled(t) = &g.code {
-            out.push_str(&indent(
-                &group_sums::local_arrays(self.dialect, &t.combined),
-                2,
-            ));
-        }
-        if !batch {
-            let _ = writeln!(out, "  const long polyc_e = {group_id};");
-            let _ = writeln!(out, "  if (polyc_e >= polyc_tb_n) return;");
-        }
-        let _ = writeln!(out, "  const long polyc_lid = {lid};");
-        let _ = writeln!(out, "  const long polyc_wg = {wg};");
+        params
+    }
+
+    /// The work-item's index and the work-group's size, and every parameter marked used.
+    fn prologue(&self, params: &[String]) -> String {
+        let (_, lid, wg) = self.ids();
+        let mut out = format!("  const long polyc_lid = {lid};\n  const long polyc_wg = {wg};\n");
         let _ = writeln!(
             out,
             "  (void)polyc_lid; (void)polyc_wg; (void)polyc_th; (void)polyc_th_off; (void)polyc_th_stride; (void)polyc_nwaves;"
@@ -366,6 +422,13 @@ impl DeviceCode<'_> {
             .map(|p| format!("(void){};", p.rsplit([' ', '*']).next().unwrap_or(p)))
             .collect();
         let _ = writeln!(out, "  {}", unused.join(" "));
+        out
+    }
+
+    /// Group `g`'s code for the bucket entry `polyc_e`, staging version `version`'s buffers:
+    /// the declarations it needs once per kernel, and the code.
+    fn body(&self, g: &GroupIr, version: usize, serial: bool) -> (String, String) {
+        let mut declarations = String::new();
         let mut body = String::new();
         // The bucket's rows after the tags hold the outer values.
         let tag_row = match &g.code {
@@ -391,30 +454,109 @@ impl DeviceCode<'_> {
                     linearize: &linearize,
                 };
                 if version > 0 {
-                    out.push_str(&indent(&stager.declarations(), 2));
+                    declarations = indent(&stager.declarations(), 2);
                 }
                 self.tiled(t, &stager, serial)
             }
         });
-        if batch {
-            // A batch of small wavefronts: this work-group runs every tile, in the bucket's
-            // order. A twin rather than a loop in every kernel: PoCL builds a kernel whose
-            // barriers sit in one more loop 20-25% slower (adi's first run 2.9 -> 3.6 s), and
-            // builds a twin only when a batch launches it.
+        (declarations, body)
+    }
+
+    /// `body` for each bucket entry `polyc_e` below `count`, one after the other, a barrier
+    /// after each (none where `serial`).
+    fn tile_loop(&self, count: &str, body: &str, serial: bool) -> String {
+        let mut out = format!("  for (long polyc_e = 0; polyc_e < {count}; polyc_e++) {{\n");
+        out.push_str(&indent(body, 2));
+        let wait = barrier(self.dialect, serial);
+        if !wait.is_empty() {
+            let _ = writeln!(out, "    {wait}");
+        }
+        out.push_str("  }\n");
+        out
+    }
+
+    /// Every mix's kernel ([`flushes::mixes`]).
+    pub fn mix_kernels(&self) -> String {
+        flushes::mixes(self.ir)
+            .iter()
+            .enumerate()
+            .map(|(m, groups)| self.mix_kernel(m, groups))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Mix `m`'s kernel: for each wavefront the mix holds (a *run*: its group's position,
+    /// where its entries start, how many, their stride), the group's code (version 0) on each
+    /// entry, with the group's thread bucket; a barrier after each entry, none where the
+    /// kernel is [`mix_serial`]. The layout is avelas-rt's `mix`.
+    fn mix_kernel(&self, m: usize, groups: &[usize]) -> String {
+        let serial = mix_serial(self.dialect);
+        let glob = self.global();
+        let mix_name = |a: &kernel_args::RuntimeArg| match a.name {
+            "polyc_tb" => "polyc_mx".to_string(),
+            "polyc_tb_n" => "polyc_mx_n".to_string(),
+            "polyc_th" => "polyc_mth".to_string(),
+            "polyc_th_off" => "polyc_mth_off".to_string(),
+            other => format!("{other}_mix"),
+        };
+        let params = self.params(&mix_name);
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "/* mix {m}: the small wavefronts of groups {groups:?}, in the host's order{} */\n{} {}(\n    {})\n{{",
+            if serial { ", on one work-item" } else { "" },
+            self.head(),
+            flushes::kernel_name(self.ir.id, m),
+            params.join(",\n    ")
+        );
+        let (_, lid, wg) = self.ids();
+        let _ = writeln!(
+            out,
+            "  const long polyc_lid = {lid};\n  const long polyc_wg = {wg};"
+        );
+        let unused: Vec<String> = params
+            .iter()
+            .map(|p| format!("(void){};", p.rsplit([' ', '*']).next().unwrap_or(p)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  (void)polyc_lid; (void)polyc_wg; {}",
+            unused.join(" ")
+        );
+        let runs = mix_head(groups.len());
+        let _ = writeln!(
+            out,
+            "  for (long polyc_m = 0; polyc_m < polyc_mx_n; polyc_m++) {{\n    \
+             const long polyc_mg = polyc_mx[{runs} + 4 * polyc_m], polyc_mb = polyc_mx[{runs} + 4 * polyc_m + 1];\n    \
+             const long polyc_mn = polyc_mx[{runs} + 4 * polyc_m + 2], polyc_ms = polyc_mx[{runs} + 4 * polyc_m + 3];"
+        );
+        for (p, &g) in groups.iter().enumerate() {
+            let group = &self.ir.groups[g];
+            let (declarations, body) = self.body(group, 0, serial);
+            debug_assert!(declarations.is_empty(), "version 0 declares nothing");
+            let h = 4 * p;
+            let block = format!(
+                "/* group {g}: {:?} */\n\
+                 {glob}const long *polyc_tb = polyc_mx + polyc_mb;\n\
+                 const long polyc_tb_stride = polyc_ms;\n\
+                 {glob}const int *polyc_th = polyc_mth + polyc_mx[{h}];\n\
+                 {glob}const int *polyc_th_off = polyc_mth_off + polyc_mx[{}];\n\
+                 const long polyc_th_stride = polyc_mx[{}];\n\
+                 const long polyc_nwaves = polyc_mx[{}];\n\
+                 (void)polyc_tb; (void)polyc_tb_stride; (void)polyc_th; (void)polyc_th_off; (void)polyc_th_stride; (void)polyc_nwaves;\n",
+                group.names,
+                h + 1,
+                h + 2,
+                h + 3
+            );
             let _ = writeln!(
                 out,
-                "  for (long polyc_e = 0; polyc_e < polyc_tb_n; polyc_e++) {{"
+                "    if (polyc_mg == {p}) {{\n{}{}    }}",
+                indent(&block, 6),
+                indent(&self.tile_loop("polyc_mn", &body, serial), 4)
             );
-            out.push_str(&indent(&body, 2));
-            let wait = barrier(self.dialect, serial);
-            if !wait.is_empty() {
-                let _ = writeln!(out, "    {wait}");
-            }
-            out.push_str("  }\n");
-        } else {
-            out.push_str(&body);
         }
-        out.push_str("}\n");
+        out.push_str("  }\n}\n");
         out
     }
 

@@ -9,6 +9,7 @@ use avelas_contract::kernel_args as arg;
 use avelas_contract::AVELAS_FNS;
 
 use crate::device::{batch_name, version_name, Dialect, KernelArg};
+use crate::host::indent;
 use crate::ir::size;
 use crate::names::user;
 
@@ -70,6 +71,19 @@ pub trait GpuApi {
         source: &str,
         args: &[KernelArg],
         versions: usize,
+    ) -> String;
+    /// Mix `m`'s kernel `name` (`crate::flushes`), made ready before the SCoP runs.
+    fn mix_kernel(&self, m: usize, name: &str) -> String;
+    /// Launch what mix `m` (`polyc_mx<m>`) holds with its kernel `name`, from the kernels'
+    /// source `source`, and the SCoP's arguments `args`; on one work-item where the kernel is
+    /// `serial`.
+    fn launch_mix(
+        &self,
+        m: usize,
+        name: &str,
+        source: &str,
+        args: &[KernelArg],
+        serial: bool,
     ) -> String;
     /// The C expression of the batch limit (`POLYC_BATCH_TILES` or the device's default).
     fn batch_tiles(&self) -> &'static str;
@@ -190,29 +204,7 @@ impl GpuApi for OpenCl {
              avelas_kernel *polyc_kl = polyc_seq ? polyc_ks{i} : polyc_k{i};\n",
             batch_source(source)
         );
-        for (j, a) in args.iter().enumerate() {
-            let idx = arg::COUNT + j;
-            let _ = match a {
-                KernelArg::Param(n) => writeln!(
-                    s,
-                    "{{ const long polyc_v = (long)({}); avelas_cl_arg(polyc_kl, {idx}, &polyc_v, sizeof(long)); }}",
-                    user(n)
-                ),
-                KernelArg::TileSize(k) => writeln!(
-                    s,
-                    "avelas_cl_arg(polyc_kl, {idx}, &{}, sizeof(long));",
-                    size(*k)
-                ),
-                KernelArg::Array { name, .. } | KernelArg::WrittenScalar { name, .. } => {
-                    writeln!(s, "avelas_cl_arg_buffer(polyc_kl, {idx}, polyc_d_{name});")
-                }
-                KernelArg::Scalar { name, elem } => writeln!(
-                    s,
-                    "{{ const {elem} polyc_v = {}; avelas_cl_arg(polyc_kl, {idx}, &polyc_v, sizeof({elem})); }}",
-                    user(name)
-                ),
-            };
-        }
+        s.push_str(&cl_args(args));
         if versions > 0 {
             let _ = writeln!(
                 s,
@@ -225,6 +217,28 @@ impl GpuApi for OpenCl {
             "polyc_launches += avelas_cl_launch(polyc_kl, polyc_tb{i}, polyc_th{i});"
         );
         s
+    }
+
+    fn mix_kernel(&self, m: usize, _name: &str) -> String {
+        // Built, in a program of its own, when the mix first launches.
+        format!("avelas_kernel *polyc_km{m} = 0;\n")
+    }
+
+    fn launch_mix(
+        &self,
+        m: usize,
+        name: &str,
+        source: &str,
+        args: &[KernelArg],
+        serial: bool,
+    ) -> String {
+        format!(
+            "if (!polyc_km{m}) polyc_km{m} = avelas_cl_kernel(polyc_cl, {}, \"{name}\");\n\
+             {{\n  avelas_kernel *polyc_kl = polyc_km{m};\n{}  polyc_launches += avelas_cl_launch_mix(polyc_kl, polyc_mx{m}, {});\n}}\n",
+            mix_source(source),
+            indent(&cl_args(args), 2),
+            i32::from(serial)
+        )
     }
 
     fn batch_tiles(&self) -> &'static str {
@@ -342,52 +356,63 @@ impl GpuApi for Cuda {
         args: &[KernelArg],
         versions: usize,
     ) -> String {
-        let mut values: Vec<String> = (0..arg::COUNT)
-            .map(|a| match a {
-                arg::TILES => "(const long *)polyc_dtb".to_string(),
-                arg::TILE_COUNT => "polyc_n".into(),
-                arg::TILE_STRIDE => "polyc_stride".into(),
-                arg::THREAD_COORDS => format!("(const int *)polyc_th_coords{i}"),
-                arg::THREAD_OFFSETS => format!("(const int *)polyc_th_off{i}"),
-                arg::THREAD_STRIDE => format!("polyc_th_stride{i}"),
-                arg::WAVES => format!("avelas_thread_bucket_waves(polyc_th{i})"),
-                _ => unreachable!("the contract has {} run-time arguments", arg::COUNT),
-            })
-            .collect();
-        for a in args {
-            values.push(match a {
-                KernelArg::Param(n) => format!("(long)({})", user(n)),
-                KernelArg::TileSize(k) => size(*k),
-                KernelArg::Array { name, elem, .. } | KernelArg::WrittenScalar { name, elem } => {
-                    format!("({elem} *)polyc_d_{name}")
-                }
-                KernelArg::Scalar { name, .. } => user(name),
-            });
-        }
+        let runtime = |a: usize| match a {
+            arg::TILES => "(const long *)polyc_dtb".to_string(),
+            arg::TILE_COUNT => "polyc_n".into(),
+            arg::TILE_STRIDE => "polyc_stride".into(),
+            arg::THREAD_COORDS => format!("(const int *)polyc_th_coords{i}"),
+            arg::THREAD_OFFSETS => format!("(const int *)polyc_th_off{i}"),
+            arg::THREAD_STRIDE => format!("polyc_th_stride{i}"),
+            arg::WAVES => format!("avelas_thread_bucket_waves(polyc_th{i})"),
+            _ => unreachable!("the contract has {} run-time arguments", arg::COUNT),
+        };
+        let values = cuda_values(&runtime, args);
+        let prelude = format!(
+            "const long polyc_n = avelas_tile_bucket_size(polyc_tb{i});
+long polyc_stride = 0;
+const void *polyc_dtb = avelas_cuda_tile_bucket(polyc_tb{i}, &polyc_stride);
+unsigned polyc_gx = 1, polyc_gy = 1;
+avelas_cuda_grid(polyc_seq ? 1 : polyc_n, &polyc_gx, &polyc_gy);
+"
+        );
+        cuda_timed(&prelude, &cuda_calls(i, name, &values, versions))
+    }
+
+    fn mix_kernel(&self, m: usize, name: &str) -> String {
         format!(
-            r#"{{
-  const long polyc_n = avelas_tile_bucket_size(polyc_tb{i});
-  long polyc_stride = 0;
-  const void *polyc_dtb = avelas_cuda_tile_bucket(polyc_tb{i}, &polyc_stride);
-  unsigned polyc_gx = 1, polyc_gy = 1;
-  avelas_cuda_grid(polyc_seq ? 1 : polyc_n, &polyc_gx, &polyc_gy);
-  const int polyc_timed = {profile}();
-  if (polyc_timed) POLYC_CUDA(cudaEventRecord(polyc_ev0, 0));
-{calls}
-  POLYC_CUDA(cudaGetLastError());
-  if (polyc_timed) {{
-    float polyc_ms = 0;
-    POLYC_CUDA(cudaEventRecord(polyc_ev1, 0));
-    POLYC_CUDA(cudaEventSynchronize(polyc_ev1));
-    POLYC_CUDA(cudaEventElapsedTime(&polyc_ms, polyc_ev0, polyc_ev1));
-    polyc_kernel_ms += polyc_ms;
-  }}
-  polyc_launches++;
-}}
-"#,
-            calls = cuda_calls(i, name, &values.join(", "), versions),
-            profile = AVELAS_FNS.profile
+            "int polyc_mmt{m} = avelas_cuda_max_threads();\n\
+             {{ struct cudaFuncAttributes polyc_fa; POLYC_CUDA(cudaFuncGetAttributes(&polyc_fa, (const void *){name})); polyc_mmt{m} = (int)polyc_lmin(polyc_mmt{m}, polyc_fa.maxThreadsPerBlock); }}\n"
         )
+    }
+
+    fn launch_mix(
+        &self,
+        m: usize,
+        name: &str,
+        _source: &str,
+        args: &[KernelArg],
+        serial: bool,
+    ) -> String {
+        let runtime = |a: usize| match a {
+            arg::TILES => "(const long *)polyc_dmx".to_string(),
+            arg::TILE_COUNT => "polyc_mr".into(),
+            arg::THREAD_COORDS => "(const int *)polyc_mc".into(),
+            arg::THREAD_OFFSETS => "(const int *)polyc_mo".into(),
+            _ => "0".into(),
+        };
+        let prelude = format!(
+            "long polyc_mr = 0;
+const void *polyc_mc = 0, *polyc_mo = 0;
+unsigned polyc_mt = 1;
+const void *polyc_dmx = avelas_cuda_mix(polyc_mx{m}, {}, polyc_mmt{m}, &polyc_mr, &polyc_mc, &polyc_mo, &polyc_mt);
+",
+            i32::from(serial)
+        );
+        let call = format!(
+            "  {name}<<<1, polyc_mt>>>({});",
+            cuda_values(&runtime, args)
+        );
+        cuda_timed(&prelude, &call)
     }
 
     fn batch_tiles(&self) -> &'static str {
@@ -403,9 +428,84 @@ impl GpuApi for Cuda {
     }
 }
 
+/// The name of the string holding the mix kernels of the SCoP whose kernels are in the OpenCL
+/// source `source`: a program of their own, since a mix's groups launch no batch twins.
+pub fn mix_source(source: &str) -> String {
+    format!("{source}_mix")
+}
+
 /// The name of the string holding the batch twins of the kernels in the OpenCL source `source`.
 pub fn batch_source(source: &str) -> String {
     format!("{source}_batch")
+}
+
+/// The statements that set an OpenCL kernel's (`polyc_kl`) own arguments `args`, after the
+/// run-time's.
+fn cl_args(args: &[KernelArg]) -> String {
+    let mut s = String::new();
+    for (j, a) in args.iter().enumerate() {
+        let idx = arg::COUNT + j;
+        let _ = match a {
+            KernelArg::Param(n) => writeln!(
+                s,
+                "{{ const long polyc_v = (long)({}); avelas_cl_arg(polyc_kl, {idx}, &polyc_v, sizeof(long)); }}",
+                user(n)
+            ),
+            KernelArg::TileSize(k) => writeln!(
+                s,
+                "avelas_cl_arg(polyc_kl, {idx}, &{}, sizeof(long));",
+                size(*k)
+            ),
+            KernelArg::Array { name, .. } | KernelArg::WrittenScalar { name, .. } => {
+                writeln!(s, "avelas_cl_arg_buffer(polyc_kl, {idx}, polyc_d_{name});")
+            }
+            KernelArg::Scalar { name, elem } => writeln!(
+                s,
+                "{{ const {elem} polyc_v = {}; avelas_cl_arg(polyc_kl, {idx}, &polyc_v, sizeof({elem})); }}",
+                user(name)
+            ),
+        };
+    }
+    s
+}
+
+/// A CUDA kernel's arguments: the run-time's (`runtime` of each index), then its own `args`.
+fn cuda_values(runtime: &dyn Fn(usize) -> String, args: &[KernelArg]) -> String {
+    let mut values: Vec<String> = (0..arg::COUNT).map(runtime).collect();
+    for a in args {
+        values.push(match a {
+            KernelArg::Param(n) => format!("(long)({})", user(n)),
+            KernelArg::TileSize(k) => size(*k),
+            KernelArg::Array { name, elem, .. } | KernelArg::WrittenScalar { name, elem } => {
+                format!("({elem} *)polyc_d_{name}")
+            }
+            KernelArg::Scalar { name, .. } => user(name),
+        });
+    }
+    values.join(", ")
+}
+
+/// A CUDA launch (`calls`, after `prelude`), timed with `POLYC_PROFILE=1`, and counted.
+fn cuda_timed(prelude: &str, calls: &str) -> String {
+    format!(
+        r#"{{
+{}  const int polyc_timed = {profile}();
+  if (polyc_timed) POLYC_CUDA(cudaEventRecord(polyc_ev0, 0));
+{calls}
+  POLYC_CUDA(cudaGetLastError());
+  if (polyc_timed) {{
+    float polyc_ms = 0;
+    POLYC_CUDA(cudaEventRecord(polyc_ev1, 0));
+    POLYC_CUDA(cudaEventSynchronize(polyc_ev1));
+    POLYC_CUDA(cudaEventElapsedTime(&polyc_ms, polyc_ev0, polyc_ev1));
+    polyc_kernel_ms += polyc_ms;
+  }}
+  polyc_launches++;
+}}
+"#,
+        indent(prelude, 2),
+        profile = AVELAS_FNS.profile
+    )
 }
 
 /// The launch of the version of group `i`'s kernel `name` its buffer bucket chose, with

@@ -9,7 +9,8 @@ use avelas_contract::{ConfigFns, AVELAS_FNS};
 use rosepolly::model::expr::Expr;
 use rosepolly::syntax::{Node, FLOORD};
 
-use crate::device::{kernel_args, kernel_name, serial, versions, Dialect, KernelArg};
+use crate::device::{kernel_args, kernel_name, mix_serial, serial, versions, Dialect, KernelArg};
+use crate::flushes::{self, Flush};
 use crate::footprint::{self, Footprint};
 use crate::gpu_api::{self, GpuApi, Transfer};
 use crate::host::{group_opening, indent, Labels, TileWalk};
@@ -27,6 +28,8 @@ pub struct GpuHost<'a> {
     /// What moves of each array, by name.
     pub footprints: Vec<(String, Footprint)>,
     labels: Labels,
+    /// The groups of each mix ([`flushes::mixes`]).
+    mixes: Vec<Vec<usize>>,
 }
 
 /// `name`'s size in bytes on the device: its declared extents, with `rows` standing for a
@@ -59,6 +62,7 @@ impl<'a> GpuHost<'a> {
             source,
             footprints,
             labels: Labels::default(),
+            mixes: flushes::mixes(ir),
         }
     }
 
@@ -289,7 +293,10 @@ impl<'a> GpuHost<'a> {
     fn group_call(&self, g: usize, args: &[Expr]) -> String {
         let group = &self.ir.groups[g];
         let mut out = group_opening(group, args);
-        let launch = self.launch(group, "polyc_batch");
+        let launch = match flushes::place(&self.mixes, g) {
+            Some((m, p)) => self.mixed_launch(group, m, p),
+            None => self.launch(group, "polyc_batch"),
+        };
         match &group.code {
             GroupCode::Untiled(_) => {
                 let _ = writeln!(out, "  /* group {g}: {:?}, one work-item */", group.names);
@@ -362,43 +369,31 @@ impl<'a> GpuHost<'a> {
             indent(&part, 4)
         )
     }
-}
 
-/// The host tree `host` of a SCoP of `groups` groups with a flush of group `g`'s batch (a call
-/// of `groups + g`) after each largest subtree that calls group `g` alone: no other group's
-/// launch comes between a batch's tiles and their launch, and a batch spans the iterations of
-/// the host loops that run that group alone (floyd-warshall's `k`, a triangular solve's rows).
-pub fn with_flushes(host: &Node, groups: usize) -> Node {
-    if let Some(g) = only_group(host) {
-        return Node::Block(vec![
-            host.clone(),
-            Node::User {
-                stmt: groups + g,
-                args: Vec::new(),
-            },
-        ]);
+    /// The end of a wavefront of group `g`, at position `p` of mix `m`: the wavefront joins
+    /// the mix, or the mix launches and then the wavefront.
+    fn mixed_launch(&self, g: &GroupIr, m: usize, p: usize) -> String {
+        format!(
+            "if (!avelas_mix_wave(polyc_mx{m}, {p}, polyc_tb{}, polyc_batch)) {{\n{}{}}}\n",
+            g.index,
+            indent(&self.mix_flush(m), 2),
+            indent(&self.launch(g, "0"), 2)
+        )
     }
-    match host {
-        Node::Block(v) => Node::Block(v.iter().map(|n| with_flushes(n, groups)).collect()),
-        Node::For(l) => {
-            let mut l = l.clone();
-            l.body = Box::new(with_flushes(&l.body, groups));
-            Node::For(l)
-        }
-        Node::If { cond, then, other } => Node::If {
-            cond: cond.clone(),
-            then: Box::new(with_flushes(then, groups)),
-            other: other.as_ref().map(|o| Box::new(with_flushes(o, groups))),
-        },
-        Node::User { .. } => host.clone(),
-    }
-}
 
-/// The one group `n` calls, if it calls exactly one (at least once).
-fn only_group(n: &Node) -> Option<usize> {
-    match n.statements()[..] {
-        [g] => Some(g),
-        _ => None,
+    /// Launches what mix `m` holds, if anything.
+    fn mix_flush(&self, m: usize) -> String {
+        let launch = self.api.launch_mix(
+            m,
+            &flushes::kernel_name(self.ir.id, m),
+            &self.source,
+            &kernel_args(self.ir),
+            mix_serial(self.dialect),
+        );
+        format!(
+            "if (avelas_mix_pending(polyc_mx{m})) {{\n{}}}\n",
+            indent(&launch, 2)
+        )
     }
 }
 
@@ -436,6 +431,20 @@ impl HostDialect for GpuHost<'_> {
         }
         for g in &self.ir.groups {
             setup.push_str(&self.group_setup(g));
+        }
+        for (m, groups) in self.mixes.iter().enumerate() {
+            let _ = writeln!(
+                setup,
+                "avelas_mix *polyc_mx{m} = avelas_mix_new({});",
+                groups.len()
+            );
+            for (p, g) in groups.iter().enumerate() {
+                let _ = writeln!(setup, "avelas_mix_group(polyc_mx{m}, {p}, polyc_th{g});");
+            }
+            setup.push_str(&self.api.mix_kernel(m, &flushes::kernel_name(self.ir.id, m)));
+            let _ = writeln!(teardown, "avelas_mix_free(polyc_mx{m});");
+        }
+        for g in &self.ir.groups {
             let i = g.index;
             let _ = writeln!(teardown, "avelas_tile_bucket_free(polyc_tb{i});");
             let _ = writeln!(teardown, "avelas_thread_bucket_free(polyc_th{i});");
@@ -444,15 +453,15 @@ impl HostDialect for GpuHost<'_> {
     }
 
     fn group(&self, g: usize, args: &[Expr]) -> String {
-        match g.checked_sub(self.ir.groups.len()) {
-            // A flush point of `with_flushes`.
-            Some(g) => self.launch(&self.ir.groups[g], "-1"),
+        match Flush::of(g, self.ir.groups.len()) {
+            Some(Flush::Batch(g)) => self.launch(&self.ir.groups[g], "-1"),
+            Some(Flush::Mix(m)) => self.mix_flush(m),
             None => self.group_call(g, args),
         }
     }
 
     fn host_tree(&self, host: &Node) -> Node {
-        with_flushes(host, self.ir.groups.len())
+        flushes::with_flushes(host, self.ir.groups.len(), &self.mixes)
     }
 
     fn finish(&self) -> String {
@@ -484,60 +493,4 @@ pub fn c_string(text: &str) -> String {
         out.push_str("  \"\"\n");
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rosepolly::syntax::Loop;
-
-    fn call(g: usize) -> Node {
-        Node::User {
-            stmt: g,
-            args: Vec::new(),
-        }
-    }
-
-    fn for_(body: Node) -> Node {
-        Node::For(Loop {
-            iterator: "c0".into(),
-            dim: 0,
-            init: Expr::int(0),
-            cond: Expr::int(1),
-            step: 1,
-            body: Box::new(body),
-            parallel: false,
-            otl: false,
-        })
-    }
-
-    /// The calls of `n` in order, flush points as `F<g>`.
-    fn calls(n: &Node, groups: usize) -> String {
-        match n {
-            Node::Block(v) => v.iter().map(|c| calls(c, groups)).collect(),
-            Node::For(l) => format!("for({})", calls(&l.body, groups)),
-            Node::If { then, .. } => format!("if({})", calls(then, groups)),
-            Node::User { stmt, .. } if *stmt >= groups => format!("F{} ", stmt - groups),
-            Node::User { stmt, .. } => format!("{stmt} "),
-        }
-    }
-
-    #[test]
-    fn a_batch_is_flushed_after_the_loops_that_run_its_group_alone() {
-        // for { 0; for { 1 } ; for { for { 1 } } } ; for { 2 }
-        let host = Node::Block(vec![
-            for_(Node::Block(vec![
-                call(0),
-                for_(call(1)),
-                for_(for_(call(1))),
-            ])),
-            for_(call(2)),
-        ]);
-        assert_eq!(
-            calls(&with_flushes(&host, 3), 3),
-            "for(0 F0 for(1 )F1 for(for(1 ))F1 )for(2 )F2 "
-        );
-        // A SCoP of one group: one flush, at the end.
-        assert_eq!(calls(&with_flushes(&for_(call(0)), 1), 1), "for(0 )F0 ");
-    }
 }

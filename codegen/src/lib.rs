@@ -18,6 +18,7 @@ pub mod device;
 pub mod driver;
 pub mod exits;
 pub mod fallback;
+pub mod flushes;
 pub mod footprint;
 pub mod gpu_api;
 pub mod gpu_host;

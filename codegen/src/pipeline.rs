@@ -2,6 +2,8 @@
 //! for a target (schedule → tile space → IR → text). The driver runs it per SCoP; nothing
 //! else strings these steps together.
 
+use std::fmt::Write;
+
 use rosepolly::diag::Phase;
 use rosepolly::math::isl::{AstFailure, Ctx};
 use rosepolly::model::Scop;
@@ -11,7 +13,7 @@ use crate::c::{self, COptions};
 use crate::device::{DeviceCode, Dialect};
 use crate::driver::CompileOptions;
 use crate::footprint;
-use crate::gpu_api::batch_source;
+use crate::gpu_api::{batch_source, mix_source};
 use crate::gpu_host::{c_string, GpuHost};
 use crate::host::indent;
 use crate::ir::{ScopData, ScopIr};
@@ -55,20 +57,33 @@ impl ScopJob<'_, '_> {
         let helpers = DeviceCode::helpers(dialect) + &atomics;
         let top = match dialect {
             Dialect::Cuda => format!(
-                "\n/* Kernels of SCoP {} */\n{}{}\n/* Their batch twins: one block runs a bucket's tiles in order */\n{}",
+                "\n/* Kernels of SCoP {} */\n{}{}\n/* Their batch twins: one block runs a bucket's tiles in order */\n{}{}",
                 scop.id,
                 atomics,
                 device.kernels(),
-                device.batch_kernels()
+                device.batch_kernels(),
+                mix_kernels(&device)
             ),
-            Dialect::OpenCl => format!(
-                "\n/* Kernels of SCoP {} (OpenCL C, built when the program runs) */\nstatic const char {source_name}[] =\n{};\n\
-                 /* Their batch twins (one work-group runs a bucket's tiles in order), built when a batch first runs */\nstatic const char {}[] =\n{};\n",
-                scop.id,
-                c_string(&format!("{helpers}{}", device.kernels())),
-                batch_source(&source_name),
-                c_string(&format!("{helpers}{}", device.batch_kernels()))
-            ),
+            Dialect::OpenCl => {
+                let mut top = format!(
+                    "\n/* Kernels of SCoP {} (OpenCL C, built when the program runs) */\nstatic const char {source_name}[] =\n{};\n\
+                     /* Their batch twins (one work-group runs a bucket's tiles in order), built when a batch first runs */\nstatic const char {}[] =\n{};\n",
+                    scop.id,
+                    c_string(&format!("{helpers}{}", device.kernels())),
+                    batch_source(&source_name),
+                    c_string(&format!("{helpers}{}", device.batch_kernels()))
+                );
+                let mixes = mix_kernels(&device);
+                if !mixes.is_empty() {
+                    let _ = write!(
+                        top,
+                        "static const char {}[] =\n{};\n",
+                        mix_source(&source_name),
+                        c_string(&format!("{helpers}{mixes}"))
+                    );
+                }
+                top
+            }
         };
         let footprints = scop
             .symbols
@@ -247,4 +262,14 @@ fn scop_block(scop: &Scop, how: &str, body: &str) -> String {
         "  /* polyc: SCoP {} ({region}, lines {}-{}), {how} */\n  {{\n{body}  }}\n",
         scop.id, scop.region.start.line, scop.region.end.line
     )
+}
+
+/// The mix kernels of `device`'s SCoP after its batch twins, under a comment; nothing where
+/// it has none.
+fn mix_kernels(device: &DeviceCode) -> String {
+    let kernels = device.mix_kernels();
+    if kernels.is_empty() {
+        return kernels;
+    }
+    format!("\n/* Mixes (one work-group runs the small wavefronts of a host loop's groups in order), built when a mix first runs */\n{kernels}")
 }
