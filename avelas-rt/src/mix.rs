@@ -118,7 +118,7 @@ impl Mix {
     }
 
     /// The device layout of what is held (module documentation), with `threads`: where each
-    /// group's thread bucket starts in the concatenated coordinates and offsets ([`concat`]).
+    /// group's thread bucket starts in the concatenated coordinates and offsets ([`concat()`]).
     pub fn layout(&self, threads: &[ThreadPlace]) -> Vec<i64> {
         assert_eq!(threads.len(), self.groups, "a thread bucket per group");
         let head = HEAD * (self.groups + self.runs.len());

@@ -381,6 +381,24 @@ impl<'a> GpuHost<'a> {
         )
     }
 
+    /// Each mix, its groups' thread buckets and its kernel; its release (before the buckets').
+    fn mix_setup(&self) -> (String, String) {
+        let (mut setup, mut teardown) = (String::new(), String::new());
+        for (m, groups) in self.mixes.iter().enumerate() {
+            let _ = writeln!(
+                setup,
+                "avelas_mix *polyc_mx{m} = avelas_mix_new({});",
+                groups.len()
+            );
+            for (p, g) in groups.iter().enumerate() {
+                let _ = writeln!(setup, "avelas_mix_group(polyc_mx{m}, {p}, polyc_th{g});");
+            }
+            setup.push_str(&self.api.mix_kernel(m, &flushes::kernel_name(self.ir.id, m)));
+            let _ = writeln!(teardown, "avelas_mix_free(polyc_mx{m});");
+        }
+        (setup, teardown)
+    }
+
     /// Launches what mix `m` holds, if anything.
     fn mix_flush(&self, m: usize) -> String {
         let launch = self.api.launch_mix(
@@ -432,18 +450,9 @@ impl HostDialect for GpuHost<'_> {
         for g in &self.ir.groups {
             setup.push_str(&self.group_setup(g));
         }
-        for (m, groups) in self.mixes.iter().enumerate() {
-            let _ = writeln!(
-                setup,
-                "avelas_mix *polyc_mx{m} = avelas_mix_new({});",
-                groups.len()
-            );
-            for (p, g) in groups.iter().enumerate() {
-                let _ = writeln!(setup, "avelas_mix_group(polyc_mx{m}, {p}, polyc_th{g});");
-            }
-            setup.push_str(&self.api.mix_kernel(m, &flushes::kernel_name(self.ir.id, m)));
-            let _ = writeln!(teardown, "avelas_mix_free(polyc_mx{m});");
-        }
+        let (mix_setup, mix_teardown) = self.mix_setup();
+        setup.push_str(&mix_setup);
+        teardown.push_str(&mix_teardown);
         for g in &self.ir.groups {
             let i = g.index;
             let _ = writeln!(teardown, "avelas_tile_bucket_free(polyc_tb{i});");
