@@ -197,10 +197,10 @@ fn launches(profile: &str) -> u64 {
         .sum()
 }
 
-/// durbin's `k` loop calls seven groups, adi's `t` loop fourteen: their small wavefronts join
-/// one mix per loop (`flushes`), launched as one work-group of the loop's mix kernel; with
-/// `POLYC_BATCH_TILES=0` every wavefront launches alone. Both compute the original's dumps, and
-/// the mix launches far less (SMALL: 68 against 836, 78 against 573).
+/// durbin's `k` loop calls seven groups, adi's `t` loop fourteen, ludcmp's and gramschmidt's
+/// loops several: their small wavefronts join one mix (`flushes`), launched as one work-group
+/// of the mix kernel; with `POLYC_BATCH_TILES=0` every wavefront launches alone. Both compute
+/// the original's dumps, and the mix launches far less.
 #[test]
 fn a_host_loops_groups_launch_their_small_wavefronts_together() {
     if !opencl_present() {
@@ -208,7 +208,7 @@ fn a_host_loops_groups_launch_their_small_wavefronts_together() {
         return;
     }
     let work = polybench::harness::scratch_dir("opencl-mixes");
-    for name in ["durbin", "adi"] {
+    for name in ["durbin", "adi", "ludcmp", "gramschmidt"] {
         let k = polybench::kernel(name).unwrap();
         let mut build = polybench::harness::Build::new("SMALL", false);
         let want = polybench::harness::reference_dump(&k, &build, &work).unwrap();

@@ -1,11 +1,11 @@
-//! Mixed batches: the small wavefronts of several groups that one host loop calls in turn
-//! (durbin's `k`, adi's `t`), launched together.
+//! Mixed batches: the small wavefronts of several groups that the host calls in turn
+//! (durbin's seven in its `k` loop, adi's fourteen in its `t` loop), launched together.
 //!
 //! A tile bucket's batch ([`crate::tile_bucket`]) holds the wavefronts of one group; it is
 //! flushed before another group launches, so a loop that calls seven groups per iteration
 //! (durbin) still launches seven times per iteration, however small each wavefront. A *mix*
-//! takes the small wavefronts of all the groups of such a loop, in the order the host ends
-//! them, and launches them as one work-group of the loop's *mix kernel*, which runs each
+//! takes the small wavefronts of all the groups of a SCoP (or of one host loop), in the order
+//! the host ends them, and launches them as one work-group of the *mix kernel*, which runs each
 //! wavefront's tiles with its group's code, one after the other, a barrier between them. The
 //! order is the host's, so every dependence the launches respected is respected.
 //!

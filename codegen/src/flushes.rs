@@ -1,21 +1,22 @@
 //! Where the host launches what it held back: after the loops that run a group alone (its
-//! tile bucket's batch), and after the loops that mix several groups.
+//! tile bucket's batch), and after the SCoP, or the loops, that mix several groups.
 //!
 //! A tile bucket batches the small wavefronts of one group only, and is flushed before any
 //! other group launches, so a host loop that calls several groups per iteration (durbin's
-//! `k`: seven, adi's `t`: fourteen) launched once per group and iteration, however little each
-//! launch did. Such a loop is a *mix*: its groups' small wavefronts go to one run-time mix, in
-//! the order the host ends them, and the loop's mix kernel runs them on one work-group; the mix
-//! is flushed after the loop.
+//! `k`: seven, adi's `t`: fourteen; ludcmp's rows, gramschmidt's columns) launched once per
+//! group and iteration, however little each launch did. Their groups' small wavefronts go to
+//! one run-time *mix* instead, in the order the host ends them, and the mix kernel runs them
+//! on one work-group; the mix is flushed after the part of the host tree it covers: the whole
+//! SCoP where every group can join, else each outermost host loop whose groups can.
 
 use rosepolly::syntax::Node;
 
 use crate::ir::{GroupCode, ScopIr};
 
-/// The groups of each mix of `ir`, each in the order the host first calls them: the
-/// outermost host loops that call two groups or more, none of which is called outside the
-/// loop or combines partial results per work-group (its local arrays are sized for its own
-/// work-groups).
+/// The groups of each mix of `ir`, each in the order the host first calls them: of the whole
+/// host tree, or else of the outermost host loops, that call two groups or more, none of which
+/// is called outside it or combines partial results per work-group (its local arrays are sized
+/// for its own work-groups).
 pub fn mixes(ir: &ScopIr) -> Vec<Vec<usize>> {
     let eligible =
         |g: usize| !matches!(&ir.groups[g].code, GroupCode::Tiled(t) if !t.combined.is_empty());
@@ -25,16 +26,15 @@ pub fn mixes(ir: &ScopIr) -> Vec<Vec<usize>> {
 }
 
 fn find(n: &Node, root: &Node, eligible: &dyn Fn(usize) -> bool, out: &mut Vec<Vec<usize>>) {
+    let groups = n.statements();
+    let alone = groups.iter().all(|&g| calls(n, g) == calls(root, g));
+    let mixable = matches!(n, Node::For(_)) || std::ptr::eq(n, root);
+    if mixable && groups.len() >= 2 && alone && groups.iter().all(|&g| eligible(g)) {
+        out.push(groups);
+        return;
+    }
     match n {
-        Node::For(l) => {
-            let groups = n.statements();
-            let alone = groups.iter().all(|&g| calls(n, g) == calls(root, g));
-            if groups.len() >= 2 && alone && groups.iter().all(|&g| eligible(g)) {
-                out.push(groups);
-            } else {
-                find(&l.body, root, eligible, out);
-            }
-        }
+        Node::For(l) => find(&l.body, root, eligible, out),
         Node::Block(v) => v.iter().for_each(|c| find(c, root, eligible, out)),
         Node::If { then, other, .. } => {
             find(then, root, eligible, out);
@@ -64,11 +64,8 @@ pub fn place(mixes: &[Vec<usize>], g: usize) -> Option<(usize, usize)> {
         .find_map(|(m, groups)| groups.iter().position(|&x| x == g).map(|p| (m, p)))
 }
 
-/// The mix whose loop `n` is, if it is one.
+/// The mix whose tree (a loop, or the whole host tree) `n` is, if it is one.
 pub fn loop_of(mixes: &[Vec<usize>], n: &Node) -> Option<usize> {
-    if !matches!(n, Node::For(_)) {
-        return None;
-    }
     let groups = n.statements();
     mixes.iter().position(|m| *m == groups)
 }
@@ -171,36 +168,41 @@ mod tests {
     }
 
     #[test]
-    fn the_outermost_loop_of_several_groups_is_a_mix() {
+    fn the_whole_scop_is_one_mix_where_every_group_can_join() {
         let all = |_| true;
-        // for { 0; for { 1; 2 } }: the outer loop, not the inner one.
-        let host = for_(Node::Block(vec![
-            call(0),
-            for_(Node::Block(vec![call(1), call(2)])),
-        ]));
+        // { for { 0; for { 1; 2 } } ; 1 }: the root, group 1 being called twice.
+        let host = Node::Block(vec![
+            for_(Node::Block(vec![
+                call(0),
+                for_(Node::Block(vec![call(1), call(2)])),
+            ])),
+            call(1),
+        ]);
         assert_eq!(found(&host, &all), vec![vec![0, 1, 2]]);
         assert_eq!(loop_of(&[vec![0, 1, 2]], &host), Some(0));
         assert_eq!(place(&[vec![0, 1, 2]], 2), Some((0, 2)));
-        // A loop of one group is a tile bucket's batch, not a mix; a top-level block is no
-        // loop.
+        // A SCoP of one group has a tile bucket's batch, not a mix.
         assert!(found(&for_(call(0)), &all).is_empty());
-        assert!(found(&Node::Block(vec![call(0), call(1)]), &all).is_empty());
+        assert!(found(&Node::Block(vec![call(0), call(0)]), &all).is_empty());
     }
 
     #[test]
-    fn a_group_called_elsewhere_or_not_eligible_keeps_its_loop_out() {
-        let all = |_| true;
-        // Group 1 is also called after the loop: the inner loop of 2 and 3 is the mix.
+    fn else_the_outermost_loops_whose_groups_all_join() {
+        // Group 4 combines partial results: the root cannot mix. Group 1 is called in and
+        // after the first loop, so the first loop's inner loop of 2 and 3 is the mix; the
+        // second loop (5, 6) is another.
         let host = Node::Block(vec![
+            call(4),
             for_(Node::Block(vec![
                 call(1),
                 for_(Node::Block(vec![call(2), call(3)])),
             ])),
             call(1),
+            for_(Node::Block(vec![call(5), call(6)])),
         ]);
-        assert_eq!(found(&host, &all), vec![vec![2, 3]]);
-        // Group 3 combines partial results: no mix holds it.
-        assert!(found(&host, &|g| g != 3).is_empty());
+        assert_eq!(found(&host, &|g| g != 4), vec![vec![2, 3], vec![5, 6]]);
+        // Group 3 cannot join either: its loop does not mix.
+        assert_eq!(found(&host, &|g| g != 4 && g != 3), vec![vec![5, 6]]);
     }
 
     /// The calls of `n` in order, flush points as `F<g>` and `M<m>`.
@@ -236,17 +238,23 @@ mod tests {
     }
 
     #[test]
-    fn a_mix_is_flushed_after_its_loop_and_its_groups_batch_nothing() {
-        // for { 0; for { 1 } } ; for { 2 }: the first loop is mix 0.
+    fn a_mix_is_flushed_after_its_tree_and_its_groups_batch_nothing() {
+        // for { 0; for { 1 } } ; for { 2 }, group 2 unable to join: the first loop is mix 0.
         let host = Node::Block(vec![
             for_(Node::Block(vec![call(0), for_(call(1))])),
             for_(call(2)),
         ]);
-        let mixes = found(&host, &|_| true);
+        let mixes = found(&host, &|g| g != 2);
         assert_eq!(mixes, vec![vec![0, 1]]);
         assert_eq!(
             flushed(&with_flushes(&host, 3, &mixes), 3),
             "for(0 for(1 ))M0 for(2 )F2 "
+        );
+        // Every group able to join: one mix, flushed at the end.
+        let mixes = found(&host, &|_| true);
+        assert_eq!(
+            flushed(&with_flushes(&host, 3, &mixes), 3),
+            "for(0 for(1 ))for(2 )M0 "
         );
     }
 }
