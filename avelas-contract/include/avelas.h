@@ -58,11 +58,11 @@ long avelas_thread_bucket_waves(const avelas_thread_bucket *b);
 void avelas_thread_bucket_free(avelas_thread_bucket *b);
 
 /* Mixes: the small wavefronts of several groups of a SCoP (all of them, or those of one host
-   loop), launched together by the mix kernel, which runs them in the order the host ended them. avelas_mix_group gives
-   the thread bucket of the group at `group` (0 .. groups - 1). After each wavefront of such a
-   group, avelas_mix_wave(m, group, tiles, batch) takes it (1) when it has at most `batch`
-   tiles, else returns 0: the caller then launches the mix if avelas_mix_pending, then the
-   wavefront. */
+   loop), launched together by the mix kernel, which runs them in the order the host ended
+   them. avelas_mix_group gives the thread bucket of the group at `group` (0 .. groups - 1).
+   After each wavefront of such a group, avelas_mix_wave(m, group, tiles, batch) takes it (1)
+   when it has at most `batch` tiles, else returns 0: the caller then launches the mix if
+   avelas_mix_pending, then the wavefront. */
 avelas_mix *avelas_mix_new(int groups);
 void avelas_mix_group(avelas_mix *m, int group, const avelas_thread_bucket *threads);
 int avelas_mix_wave(avelas_mix *m, int group, avelas_tile_bucket *tiles, long batch);
