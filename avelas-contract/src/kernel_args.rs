@@ -78,6 +78,10 @@ pub const RUNTIME_ARGS: [RuntimeArg; COUNT] = [
     },
 ];
 
+/// Values per group, then per held wavefront, at the head of a mix's device layout
+/// (avelas-rt's `mix` writes it; the mix kernels codegen prints read it at this stride).
+pub const MIX_HEAD: usize = 4;
+
 #[cfg(test)]
 mod tests {
     use super::*;

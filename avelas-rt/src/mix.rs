@@ -19,7 +19,7 @@ use crate::thread_bucket::ThreadBucket;
 use crate::tile_bucket::{TileBucket, WAVES_BEFORE_BATCHES};
 
 /// Values per group and per run at the head of the device layout.
-pub const HEAD: usize = 4;
+pub const HEAD: usize = avelas_contract::kernel_args::MIX_HEAD;
 
 /// Entries a mix holds at most: a wavefront that would pass this launches the mix first.
 pub const MAX_ENTRIES: usize = 1 << 16;

@@ -202,11 +202,6 @@ pub fn mix_serial(dialect: Dialect) -> bool {
     dialect == Dialect::OpenCl
 }
 
-/// Where a mix kernel's runs start in its layout: after four values per group.
-fn mix_head(groups: usize) -> usize {
-    4 * groups
-}
-
 /// How many versions beyond version 0 a group's kernel has.
 pub fn versions(g: &GroupIr) -> usize {
     match &g.code {
@@ -523,18 +518,20 @@ impl DeviceCode<'_> {
             "  (void)polyc_lid; (void)polyc_wg; {}",
             unused.join(" ")
         );
-        let runs = mix_head(groups.len());
+        // The layout's head: MIX_HEAD values per group, then per run.
+        let head = kernel_args::MIX_HEAD;
+        let runs = head * groups.len();
         let _ = writeln!(
             out,
             "  for (long polyc_m = 0; polyc_m < polyc_mx_n; polyc_m++) {{\n    \
-             const long polyc_mg = polyc_mx[{runs} + 4 * polyc_m], polyc_mb = polyc_mx[{runs} + 4 * polyc_m + 1];\n    \
-             const long polyc_mn = polyc_mx[{runs} + 4 * polyc_m + 2], polyc_ms = polyc_mx[{runs} + 4 * polyc_m + 3];"
+             const long polyc_mg = polyc_mx[{runs} + {head} * polyc_m], polyc_mb = polyc_mx[{runs} + {head} * polyc_m + 1];\n    \
+             const long polyc_mn = polyc_mx[{runs} + {head} * polyc_m + 2], polyc_ms = polyc_mx[{runs} + {head} * polyc_m + 3];"
         );
         for (p, &g) in groups.iter().enumerate() {
             let group = &self.ir.groups[g];
             let (declarations, body) = self.body(group, 0, serial);
             debug_assert!(declarations.is_empty(), "version 0 declares nothing");
-            let h = 4 * p;
+            let h = head * p;
             let block = format!(
                 "/* group {g}: {:?} */\n\
                  {glob}const long *polyc_tb = polyc_mx + polyc_mb;\n\
