@@ -13,18 +13,7 @@ dataset=${1:-MEDIUM}
 out=${2:-target/launch-batches.md}
 shift $(( $# > 2 ? 2 : $# ))
 runs=${RUNS:-3}
-scripts/setup.sh
-cargo build --release -q --workspace
-polyc=target/release/polyc
-suite=polybench/suite
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-kernels=("$@")
-if [ ${#kernels[@]} -eq 0 ]; then
-  mapfile -t kernels < <(grep -v '^#' "$suite/utilities/benchmark_list" | xargs -n1 basename | sed 's/\.c$//')
-fi
-field() { grep -o " $1=[0-9.]*" | head -1 | cut -d= -f2; }
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+. scripts/launch-common.sh
 {
   echo "# Batches of small wavefronts, OpenCL, $dataset"
   echo

@@ -13,19 +13,7 @@ dataset=${2:-MEDIUM}
 out=${3:-target/launch-compare.md}
 shift $(( $# > 3 ? 3 : $# ))
 runs=${RUNS:-5}
-scripts/setup.sh
-cargo build --release -q --workspace
-polyc=$(realpath target/release/polyc)
-suite=polybench/suite
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-kernels=("$@")
-if [ ${#kernels[@]} -eq 0 ]; then
-  mapfile -t kernels < <(grep -v '^#' "$suite/utilities/benchmark_list" | xargs -n1 basename | sed 's/\.c$//')
-fi
-field() { grep -o " $1=[0-9.]*" | head -1 | cut -d= -f2; }
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-sum() { grep '^polyc: scop=' "$1" | field "$2" | paste -sd+ | bc; }
+. scripts/launch-common.sh
 {
   echo "# Launches before and after, OpenCL, $dataset"
   echo

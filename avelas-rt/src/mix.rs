@@ -60,10 +60,6 @@ impl Mix {
         }
     }
 
-    pub fn groups(&self) -> usize {
-        self.groups
-    }
-
     /// Lets wavefronts join from the `n + 1`-th offered on ([`WAVES_BEFORE_BATCHES`] by
     /// default, as for a tile bucket's batches).
     pub fn join_after(&mut self, n: u64) {

@@ -65,7 +65,7 @@ pub fn place(mixes: &[Vec<usize>], g: usize) -> Option<(usize, usize)> {
 }
 
 /// The mix whose tree (a loop, or the whole host tree) `n` is, if it is one.
-pub fn loop_of(mixes: &[Vec<usize>], n: &Node) -> Option<usize> {
+pub fn covered_by(mixes: &[Vec<usize>], n: &Node) -> Option<usize> {
     let groups = n.statements();
     mixes.iter().position(|m| *m == groups)
 }
@@ -112,7 +112,7 @@ impl Flush {
 /// solve's rows).
 pub fn with_flushes(host: &Node, groups: usize, mixes: &[Vec<usize>]) -> Node {
     let after = |f: Flush| Node::Block(vec![host.clone(), f.call(groups)]);
-    if let Some(m) = loop_of(mixes, host) {
+    if let Some(m) = covered_by(mixes, host) {
         return after(Flush::Mix(m));
     }
     if let [g] = host.statements()[..] {
@@ -179,7 +179,7 @@ mod tests {
             call(1),
         ]);
         assert_eq!(found(&host, &all), vec![vec![0, 1, 2]]);
-        assert_eq!(loop_of(&[vec![0, 1, 2]], &host), Some(0));
+        assert_eq!(covered_by(&[vec![0, 1, 2]], &host), Some(0));
         assert_eq!(place(&[vec![0, 1, 2]], 2), Some((0, 2)));
         // A SCoP of one group has a tile bucket's batch, not a mix.
         assert!(found(&for_(call(0)), &all).is_empty());
