@@ -132,6 +132,12 @@ struct Cli {
     #[arg(long)]
     no_expansion: bool,
 
+    /// Keep every statement whole. By default a statement whose own dependences inside its
+    /// outer loops all start or end on a hyperplane (floyd-warshall's row and column `k`) is
+    /// split into one statement per side of it, each parallel where the whole was not.
+    #[arg(long)]
+    no_split: bool,
+
     /// The solver of the scheduler's lexicographic minimum.
     #[arg(long, value_enum, default_value = "good-lp", hide = true)]
     solver: SolverArg,
@@ -368,6 +374,7 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
     };
     let mut policy = DefaultCustom {
         no_expansion: cli.no_expansion,
+        no_split: cli.no_split,
         ..DefaultCustom::default()
     };
     let scops = compilation::build_models_with(&ctx, &src, detection, &mut policy)?;

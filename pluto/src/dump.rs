@@ -49,6 +49,9 @@ pub struct ScopScheduleJson {
     /// Scalars and arrays privatised by expansion: each became an array indexed by its loops
     /// (and its own subscripts).
     pub privatised: Vec<PrivatisedJson>,
+    /// Statements split into pieces ([`rosepolly::compilation::split`]); left out when none was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub splits: Vec<rosepolly::model::Split>,
     /// Where the analysis or the scheduler degraded instead of failing
     /// ([`rosepolly::model::Scop::fallbacks`], [`crate::Scheduled::fallbacks`]); left out when
     /// none did.
@@ -139,6 +142,7 @@ pub fn json(file: &str, scops: &[Scop], results: &[Outcome]) -> ScheduleJson {
                 wavefront_reuse: r.wavefront_reuse.clone(),
                 reductions: reductions::find(scop),
                 privatised: privatised(scop),
+                splits: scop.splits.clone(),
                 fallbacks: fallbacks(scop, r),
             })
             .collect(),
@@ -208,6 +212,9 @@ pub fn text(scops: &[Scop], results: &[Outcome]) -> String {
                 red.op.symbol(),
                 if red.floating { ", floating point" } else { "" }
             );
+        }
+        for split in &scop.splits {
+            let _ = writeln!(out, "  split: {split}");
         }
         for p in privatised(scop) {
             let (what, unit, back) = match p.own_dims {

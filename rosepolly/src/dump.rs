@@ -27,6 +27,10 @@ pub struct ScopJson {
     pub arrays: Vec<ArrayJson>,
     /// Why the SCoP keeps its original code (an analysis over its budget), or `null`.
     pub untransformable: Option<String>,
+    /// The statements split into pieces ([`crate::compilation::split`]); left out when none
+    /// was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub splits: Vec<crate::model::Split>,
 }
 
 #[derive(Serialize)]
@@ -147,6 +151,7 @@ fn scop_json(s: &Scop) -> ScopJson {
             })
             .collect(),
         untransformable: s.untransformable.clone(),
+        splits: s.splits.clone(),
     }
 }
 
@@ -220,6 +225,9 @@ pub fn model_text(scops: &[Scop]) -> String {
                 };
                 let _ = writeln!(out, "      {kind}    {}{}", a.datum, subs.concat());
             }
+        }
+        for split in &s.splits {
+            let _ = writeln!(out, "  split: {split}");
         }
         let _ = writeln!(out, "  data:");
         for d in s.symbols.data.values() {

@@ -56,24 +56,39 @@ pub fn run(
         .iter()
         .map(|(n, v)| (scop.names.get(n), *v))
         .collect();
+    // The pieces of a split statement (crate::compilation::split) share its line and its place
+    // in the text; each runs at the instances its domain holds.
     let mut by_flow: HashMap<usize, usize> = HashMap::new();
     let mut copies: HashMap<usize, Vec<CopyStatement>> = HashMap::new();
+    let mut pieces: HashMap<usize, Vec<CopyStatement>> = HashMap::new();
+    let points = |s: &crate::model::Statement| -> BTreeSet<Vec<i64>> {
+        s.domain
+            .instantiate(&isl_params)
+            .points()
+            .into_iter()
+            .collect()
+    };
     for s in &scop.statements {
-        if let std::collections::hash_map::Entry::Vacant(e) = by_flow.entry(s.flow_id) {
-            e.insert(s.id);
-        } else {
-            let points = s.domain.instantiate(&isl_params).points();
-            copies
-                .entry(s.flow_id)
-                .or_default()
-                .push((s.id, points.into_iter().collect()));
+        let Some(&first) = by_flow.get(&s.flow_id) else {
+            by_flow.insert(s.flow_id, s.id);
+            continue;
+        };
+        if scop.statements[first].beta != s.beta {
+            copies.entry(s.flow_id).or_default().push((s.id, points(s)));
+            continue;
         }
+        let entry = pieces.entry(s.flow_id).or_default();
+        if entry.is_empty() {
+            entry.push((first, points(&scop.statements[first])));
+        }
+        entry.push((s.id, points(s)));
     }
     let mut ex = Executor {
         scop,
         env: complete.into_iter().collect(),
         by_flow,
         copies,
+        pieces,
         count: 0,
         limit,
         visit,
@@ -112,6 +127,8 @@ struct Executor<'a, 'c> {
     by_flow: HashMap<usize, usize>,
     /// Per line, its copy-out statements.
     copies: HashMap<usize, Vec<CopyStatement>>,
+    /// Per line of a split statement, its pieces.
+    pieces: HashMap<usize, Vec<CopyStatement>>,
     count: usize,
     limit: usize,
     visit: &'a mut dyn FnMut(&Instance, &[Access]),
@@ -189,7 +206,7 @@ impl Executor<'_, '_> {
     fn statement(&mut self, flow_id: usize) -> Result<(), EnumError> {
         // A statement the model dropped cannot exist: extraction rejects the whole region.
         // A copy statement's iterators are its original's.
-        let iters = self.instance(self.by_flow[&flow_id])?;
+        let iters = self.instance(self.piece(flow_id)?)?;
         let due: Vec<usize> = match self.copies.get(&flow_id) {
             Some(copies) => copies
                 .iter()
@@ -204,15 +221,35 @@ impl Executor<'_, '_> {
         Ok(())
     }
 
+    /// The statement that runs line `flow_id` at the current iterator values: the line's
+    /// statement, or the piece of it whose domain holds them.
+    fn piece(&self, flow_id: usize) -> Result<usize, EnumError> {
+        let first = self.by_flow[&flow_id];
+        let Some(pieces) = self.pieces.get(&flow_id) else {
+            return Ok(first);
+        };
+        let iters = self.iterators(first)?;
+        Ok(pieces
+            .iter()
+            .find(|(_, points)| points.contains(&iters))
+            .map_or(first, |&(id, _)| id))
+    }
+
+    /// The current values of statement `sid`'s iterators.
+    fn iterators(&self, sid: usize) -> Result<Vec<i64>, EnumError> {
+        let env = |v: &str| self.env.get(v).copied();
+        self.scop.statements[sid]
+            .iterators
+            .iter()
+            .map(|i| env(i).ok_or_else(|| EnumError::Unbound(i.clone())))
+            .collect()
+    }
+
     /// Visit one instance of statement `sid` at the current iterator values; its iterators.
     fn instance(&mut self, sid: usize) -> Result<Vec<i64>, EnumError> {
         let st = &self.scop.statements[sid];
         let env = |v: &str| self.env.get(v).copied();
-        let iters = st
-            .iterators
-            .iter()
-            .map(|i| env(i).ok_or_else(|| EnumError::Unbound(i.clone())))
-            .collect::<Result<Vec<_>, _>>()?;
+        let iters = self.iterators(sid)?;
         let mut accesses = Vec::with_capacity(st.accesses.len());
         for a in &st.accesses {
             let cell = a

@@ -129,6 +129,12 @@ pub trait RosePollyCustom {
         true
     }
 
+    /// Split statements whose own dependences inside their outer loops all start or end on a
+    /// hyperplane into one statement per side of it ([`super::split`]), so that each is parallel.
+    fn split_index_sets(&self) -> bool {
+        true
+    }
+
     /// Compute the SCoP's dependences ([`crate::analysis::deps`]), the costliest step of
     /// building a model (tens to hundreds of milliseconds for a suite kernel, against well
     /// under one for the rest). A flow that only reads domains and accesses may skip it; its
@@ -215,6 +221,8 @@ pub struct DefaultCustom {
     pub params: Vec<String>,
     /// Leave scalars as they are (`polyc --no-expansion`).
     pub no_expansion: bool,
+    /// Leave every statement whole (`polyc --no-split`).
+    pub no_split: bool,
 }
 
 impl RosePollyCustom for DefaultCustom {
@@ -224,6 +232,10 @@ impl RosePollyCustom for DefaultCustom {
 
     fn expand_scalars(&self) -> bool {
         !self.no_expansion
+    }
+
+    fn split_index_sets(&self) -> bool {
+        !self.no_split
     }
 }
 

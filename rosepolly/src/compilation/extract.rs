@@ -160,6 +160,7 @@ pub fn build<'c>(
         derived: Vec::new(),
         untransformable: None,
         fallbacks: Vec::new(),
+        splits: Vec::new(),
     };
     for p in &scop.params {
         scop.names.name(p);
@@ -181,8 +182,22 @@ pub fn build<'c>(
         super::expand::expand_scalars(ctx, &mut scop, &input.live, &|n| input.taken.contains(n));
         super::expand::expand_arrays(ctx, &mut scop, &|n| input.taken.contains(n));
     }
+    let whole = custom.split_index_sets().then(|| scop.statements.clone());
+    if custom.split_index_sets() {
+        super::split::split_index_sets(ctx, &mut scop);
+    }
     if custom.analyse_dependences() {
-        match crate::analysis::deps::try_compute_both(ctx, &scop) {
+        let mut analysed = crate::analysis::deps::try_compute_both(ctx, &scop);
+        if let (Err(_), Some(whole)) = (&analysed, whole.filter(|_| !scop.splits.is_empty())) {
+            // The pieces' analysis ran over its budget: the statements whole may not.
+            scop.statements = whole;
+            scop.splits.clear();
+            scop.fallbacks.push(
+                "statements kept whole: the dependence analysis of their pieces (index-set splitting) ran over its budget".into(),
+            );
+            analysed = crate::analysis::deps::try_compute_both(ctx, &scop);
+        }
+        match analysed {
             Ok(deps) => {
                 scop.dependences = deps.complete;
                 scop.direct_dependences = Some(deps.direct);

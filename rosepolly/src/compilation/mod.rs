@@ -15,6 +15,7 @@ pub mod extract;
 pub mod flowgraph;
 pub mod regions;
 pub mod source;
+pub mod split;
 pub mod symbols;
 pub mod ucn;
 mod wraps;

@@ -63,6 +63,37 @@ pub struct Scop<'c> {
     /// Where an analysis degraded instead of failing, what it did (`--dump schedule` lists
     /// them): the transformation stays correct, and may be less good.
     pub fallbacks: Vec<String>,
+    /// The statements split at hyperplanes of their iteration space
+    /// ([`crate::compilation::split`]).
+    pub splits: Vec<Split>,
+}
+
+/// A statement split into pieces that are parallel where it was not.
+#[derive(Debug, Clone, Serialize)]
+pub struct Split {
+    /// The statement's name (its first piece keeps it).
+    pub statement: String,
+    /// The hyperplanes, as equations in the statement's iterators and parameters (`j = k`).
+    pub hyperplanes: Vec<String>,
+    /// How many outer iterators, held fixed, leave every piece free of dependences on itself.
+    pub outer: usize,
+    /// The pieces' names, the original's first.
+    pub pieces: Vec<String>,
+}
+
+impl std::fmt::Display for Split {
+    /// `S0 at j = k and i = k into S0, S9, S10 (each parallel inside 1 outer loop)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} at {} into {} (each parallel inside {} outer loop{})",
+            self.statement,
+            self.hyperplanes.join(" and "),
+            self.pieces.join(", "),
+            self.outer,
+            if self.outer == 1 { "" } else { "s" }
+        )
+    }
 }
 
 /// A parameter defined as `(ty)(value)`, `value` an expression of earlier parameters.
@@ -132,6 +163,7 @@ pub struct AffineLoop {
 }
 
 /// A SCoP statement.
+#[derive(Clone)]
 pub struct Statement<'c> {
     pub id: usize,
     /// `S0`, `S1`... in textual order.
