@@ -69,16 +69,9 @@ fn external_polybench_dependences_match_brute_force() {
 /// the flow dependences) is what the direct analysis alone computes.
 #[test]
 fn stored_direct_dependences_equal_a_fresh_analysis() {
-    let text = |deps: &[rosepolly::model::Dependence]| -> Vec<String> {
-        deps.iter()
-            .map(|d| {
-                format!(
-                    "{:?} {} {} {} {}",
-                    d.kind, d.source, d.sink, d.datum, d.relation
-                )
-            })
-            .collect()
-    };
+    // The same relations, as sets: a split statement's are divided from the whole statement's
+    // (rosepolly::compilation::split::divide), so isl may write them otherwise.
+    let key = |d: &rosepolly::model::Dependence| (d.kind, d.source, d.sink, d.datum.clone());
     for k in polybench::kernels() {
         let ctx = Ctx::new();
         for mut scop in models(&ctx, &k) {
@@ -88,7 +81,19 @@ fn stored_direct_dependences_equal_a_fresh_analysis() {
                 .expect("analysed at extraction");
             assert!(!stored.is_empty(), "{}: no direct dependence", k.name);
             let fresh = rosepolly::analysis::deps::direct(&ctx, &scop);
-            assert_eq!(text(&stored), text(&fresh), "{}", k.name);
+            let keys =
+                |deps: &[rosepolly::model::Dependence]| deps.iter().map(key).collect::<Vec<_>>();
+            assert_eq!(keys(&stored), keys(&fresh), "{}", k.name);
+            for (a, b) in stored.iter().zip(&fresh) {
+                assert!(
+                    a.relation.map().is_equal(&b.relation.map()),
+                    "{}: {:?}: {} against {}",
+                    k.name,
+                    key(a),
+                    a.relation,
+                    b.relation
+                );
+            }
         }
     }
 }

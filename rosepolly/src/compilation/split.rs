@@ -15,15 +15,16 @@
 //! Bondhugula et al.'s index-set splitting for parallelism). A split is kept only where it does
 //! what it is for: every piece is free of dependences on itself at the outer iterators fixed.
 //! The pieces are ordinary statements with the original's body, loops and line; their domains
-//! partition the original's, so the dependence analysis, the scheduler and the code generators
-//! treat them like any others (the brute-force enumerator runs the piece whose domain holds
-//! each instance).
+//! partition the original's, so the scheduler and the code generators treat them like any
+//! others (the brute-force enumerator runs the piece whose domain holds each instance). Their
+//! dependences are the whole statement's, divided among them ([`divide`]): the same instance
+//! pairs, at a fraction of the cost of analysing the pieces.
 
 use crate::math::isl::{Ctx, DimType, Map, Set};
 use crate::math::matrix::gcd;
 use crate::math::{Domain, Relation};
 use crate::model::affine::Affine;
-use crate::model::{AccessKind, AccessPattern, Scop, Split, Statement};
+use crate::model::{AccessKind, AccessPattern, Dependence, Scop, Split, Statement};
 
 /// The most hyperplanes one statement is split at: each multiplies its pieces by three.
 const MAX_HYPERPLANES: usize = 2;
@@ -85,8 +86,8 @@ fn plan<'c>(ctx: &'c Ctx, scop: &Scop<'c>, s: usize) -> Option<Plan<'c>> {
 
 /// Whether the statement's domain is more than one convex set or has integer divisions, or a
 /// subscript is more than a sum of multiples (`(i + j) / 2`, `min`, `?:`): pieces of such a
-/// statement multiply the disjunctions and existential variables that the dependence analysis
-/// must handle, which took a random program's analysis past its budget.
+/// statement multiply the disjunctions and existential variables that isl must handle (a random
+/// program's, analysed piece by piece, took the dependence analysis past its budget).
 fn quasi_affine(st: &Statement<'_>) -> bool {
     let convex = st.domain.set().basic_sets();
     convex.len() > 1
@@ -398,4 +399,56 @@ fn text_of(row: &[i64], st: &Statement<'_>) -> String {
         }
     };
     format!("{} = {}", join(left), join(right))
+}
+
+/// `deps`, computed on the statements before they were split, divided among the pieces: each
+/// dependence of a split statement becomes one per pair of pieces its instance pairs fall in
+/// (the same pairs, so what held of the whole relations holds of the parts).
+pub(crate) fn divide<'c>(scop: &Scop<'c>, deps: Vec<Dependence<'c>>) -> Vec<Dependence<'c>> {
+    if scop.splits.is_empty() {
+        return deps;
+    }
+    let index = |name: &str| scop.statements.iter().position(|s| s.name == name);
+    let pieces_of = |s: usize| -> Vec<usize> {
+        let name = &scop.statements[s].name;
+        match scop.splits.iter().find(|p| &p.statement == name) {
+            Some(split) => split.pieces.iter().filter_map(|p| index(p)).collect(),
+            None => vec![s],
+        }
+    };
+    let tuple = |s: usize| scop.statements[s].domain.tuple_name().unwrap_or_default();
+    let mut out = Vec::new();
+    for d in deps {
+        let (sources, sinks) = (pieces_of(d.source), pieces_of(d.sink));
+        if sources.len() == 1 && sinks.len() == 1 {
+            out.push(d);
+            continue;
+        }
+        // The first piece of a statement kept its tuple, which the relation names.
+        let (from, to) = (tuple(d.source), tuple(d.sink));
+        for &a in &sources {
+            for &b in &sinks {
+                let part = d
+                    .relation
+                    .map()
+                    .intersect_domain(scop.statements[a].domain.set().set_tuple_name(&from))
+                    .intersect_range(scop.statements[b].domain.set().set_tuple_name(&to));
+                if part.is_empty() {
+                    continue;
+                }
+                let part = part
+                    .set_tuple_name(DimType::In, &tuple(a))
+                    .set_tuple_name(DimType::Out, &tuple(b))
+                    .coalesce();
+                out.push(Dependence {
+                    kind: d.kind,
+                    source: a,
+                    sink: b,
+                    datum: d.datum.clone(),
+                    relation: Relation::new(part),
+                });
+            }
+        }
+    }
+    out
 }
