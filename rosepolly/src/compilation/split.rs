@@ -17,7 +17,7 @@
 //! The pieces are ordinary statements with the original's body, loops and line; their domains
 //! partition the original's, so the scheduler and the code generators treat them like any
 //! others (the brute-force enumerator runs the piece whose domain holds each instance). Their
-//! dependences are the whole statement's, divided among them ([`divide`]): the same instance
+//! dependences are the whole statement's, divided among them (`divide`): the same instance
 //! pairs, at a fraction of the cost of analysing the pieces.
 
 use crate::math::isl::{Ctx, DimType, Map, Set};
