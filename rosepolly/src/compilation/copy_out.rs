@@ -111,10 +111,7 @@ fn copy_of<'c>(
     l: LastWrites<'c>,
 ) -> Statement<'c> {
     let n = scop.statements.len();
-    let name = format!("S{n}");
-    let tuple = scop
-        .names
-        .name_with_key(&format!("statement {name}"), &name);
+    let (name, tuple) = scop.next_statement_name();
     let st = &scop.statements[l.statement];
     let depth = st.depth();
     let restrict = |m: &Map<'c>| {

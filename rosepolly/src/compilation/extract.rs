@@ -182,20 +182,19 @@ pub fn build<'c>(
         super::expand::expand_scalars(ctx, &mut scop, &input.live, &|n| input.taken.contains(n));
         super::expand::expand_arrays(ctx, &mut scop, &|n| input.taken.contains(n));
     }
-    if !custom.analyse_dependences() {
-        if custom.split_index_sets() {
-            super::split::split_index_sets(ctx, &mut scop);
-        }
-        return Ok(scop);
-    }
     // The statements whole are analysed, and their dependences divided among the pieces of a
     // split (the same instance pairs): nine pieces of floyd-warshall's statement took isl's
-    // dataflow 0.6 s, where the whole statement takes a tenth of that.
-    match crate::analysis::deps::try_compute_both(ctx, &scop) {
-        Ok(deps) => {
-            if custom.split_index_sets() {
-                super::split::split_index_sets(ctx, &mut scop);
-            }
+    // dataflow 0.6 s, where the whole statement takes a tenth of that. Where the analysis
+    // failed, the statements stay whole.
+    let analysed = custom
+        .analyse_dependences()
+        .then(|| crate::analysis::deps::try_compute_both(ctx, &scop));
+    if custom.split_index_sets() && !matches!(analysed, Some(Err(_))) {
+        super::split::split_index_sets(ctx, &mut scop);
+    }
+    match analysed {
+        None => {}
+        Some(Ok(deps)) => {
             scop.dependences = super::split::divide(&scop, deps.complete);
             scop.direct_dependences = Some(super::split::divide(&scop, deps.direct));
             scop.fallbacks.extend(deps.approximated.iter().map(|d| {
@@ -204,8 +203,8 @@ pub fn build<'c>(
                 )
             }));
         }
-        // A reason found before (an iterator's exit value) stays; the statements stay whole.
-        Err(e) => {
+        // A reason found before (an iterator's exit value) stays.
+        Some(Err(e)) => {
             scop.untransformable.get_or_insert(e.to_string());
         }
     }

@@ -304,10 +304,7 @@ fn apply<'c>(scop: &mut Scop<'c>, s: usize, plan: Plan<'c>) {
     let first = pieces.next().expect("a split has pieces");
     for domain in pieces {
         let n = scop.statements.len();
-        let name = format!("S{n}");
-        let tuple = scop
-            .names
-            .name_with_key(&format!("statement {name}"), &name);
+        let (name, tuple) = scop.next_statement_name();
         let piece = piece(&scop.statements[s], n, &name, &tuple, domain);
         scop.statements.push(piece);
         names.push(name);

@@ -380,6 +380,16 @@ impl<'c> Scop<'c> {
         env
     }
 
+    /// The name (`S<n>`) and isl tuple of a statement added after the SCoP's last (a copy-out
+    /// statement, a piece of a split one).
+    pub fn next_statement_name(&mut self) -> (String, String) {
+        let name = format!("S{}", self.statements.len());
+        let tuple = self
+            .names
+            .name_with_key(&format!("statement {name}"), &name);
+        (name, tuple)
+    }
+
     /// The isl parameter prefix `[n, m] -> ` of this SCoP (empty without parameters).
     pub fn isl_params(&self) -> String {
         if self.params.is_empty() {
