@@ -157,6 +157,17 @@ impl Row {
     pub fn baseline_speedup(&self) -> Option<f64> {
         ratio(self.original_ms?, self.baseline_ms?)
     }
+
+    /// The speed-up of each round: the runs are round-robin, so the original's `k`-th run ran
+    /// beside polyc's `k`-th, under the same load. Their spread says how far the machine moves
+    /// the median (rounds whose times are below the timer's resolution left out).
+    pub fn round_speedups(&self) -> Vec<f64> {
+        self.original_runs
+            .iter()
+            .zip(&self.polyc_runs)
+            .filter_map(|(&o, &p)| ratio(o, p))
+            .collect()
+    }
 }
 
 fn ratio(original: f64, other: f64) -> Option<f64> {

@@ -110,6 +110,21 @@ fn times(v: Option<f64>) -> String {
     })
 }
 
+/// The lowest and highest speed-up of a row's rounds (`0.91–1.20×`), where it has two or more.
+fn spread(row: &Row) -> String {
+    let rounds = row.round_speedups();
+    if rounds.len() < 2 {
+        return "-".into();
+    }
+    let lo = rounds.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = rounds.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    format!(
+        "{}–{}",
+        times(Some(lo)).trim_end_matches('×'),
+        times(Some(hi))
+    )
+}
+
 /// What became of the row: `yes`, or the failed step and the reason's first line.
 fn outcome(row: &Row) -> String {
     match &row.failure {
@@ -175,6 +190,7 @@ fn cells(rows: &[Row]) -> Vec<Vec<String>> {
         "original ms",
         "polyc ms",
         "speed-up",
+        "rounds",
     ];
     if baseline {
         header.extend(["baseline ms", "speed-up"]);
@@ -189,6 +205,7 @@ fn cells(rows: &[Row]) -> Vec<Vec<String>> {
             ms(r.original_ms),
             ms(r.polyc_ms),
             times(r.speedup()),
+            spread(r),
         ];
         if baseline {
             c.extend([ms(r.baseline_ms), times(r.baseline_speedup())]);
@@ -203,21 +220,26 @@ fn summary(rows: &[Row]) -> Vec<String> {
     let mut v: Vec<String> = geomeans(rows)
         .into_iter()
         .map(|((t, d), (g, n))| {
-            let same: Vec<(&str, f64)> = rows
+            let same: Vec<(&Row, f64)> = rows
                 .iter()
                 .filter(|r| r.target == t && r.dataset == d)
-                .filter_map(|r| Some((r.kernel.as_str(), r.speedup()?)))
+                .filter_map(|r| Some((r, r.speedup()?)))
                 .collect();
             let (slowest, s) = same
                 .iter()
-                .copied()
+                .map(|(r, s)| (r.kernel.as_str(), *s))
                 .min_by(|a, b| a.1.total_cmp(&b.1))
                 .unwrap_or(("-", f64::NAN));
-            let below = same.iter().filter(|(_, s)| *s < 1.0).count();
+            let below: Vec<&Row> = same
+                .iter()
+                .filter(|(_, s)| *s < 1.0)
+                .map(|(r, _)| *r)
+                .collect();
             format!(
-                "{t} at {d}: geometric mean {} over {n} kernels; slowest {slowest} {}, {below} below 1.0×",
+                "{t} at {d}: geometric mean {} over {n} kernels; slowest {slowest} {}, {}",
                 times(Some(g)),
-                times(Some(s))
+                times(Some(s)),
+                below_one(&below)
             )
         })
         .collect();
@@ -233,6 +255,19 @@ fn summary(rows: &[Row]) -> Vec<String> {
         }
     ));
     v
+}
+
+/// How many rows' medians are below 1.0×, and how many of those had a round at 1.0× or more
+/// (a loss within the machine's spread, where the rest lost in every round).
+fn below_one(below: &[&Row]) -> String {
+    let mixed = below
+        .iter()
+        .filter(|r| r.round_speedups().iter().any(|&s| s >= 1.0))
+        .count();
+    match (below.len(), mixed) {
+        (n, 0) => format!("{n} below 1.0×"),
+        (n, m) => format!("{n} below 1.0× ({m} of them at 1.0× or more in some round)"),
+    }
 }
 
 /// The table for the terminal, columns aligned.
@@ -409,6 +444,52 @@ pub fn json(cli: &BenchCli, plan: &Plan, machine: &Machine, rows: &[Row]) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn row(kernel: &str, original: &[f64], polyc: &[f64]) -> Row {
+        let median = |v: &[f64]| {
+            let mut v = v.to_vec();
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        Row {
+            kernel: kernel.into(),
+            category: "test".into(),
+            target: "c",
+            dataset: "MEDIUM".into(),
+            verified: true,
+            original_ms: Some(median(original)),
+            polyc_ms: Some(median(polyc)),
+            baseline_ms: None,
+            original_runs: original.to_vec(),
+            polyc_runs: polyc.to_vec(),
+            configuration: "default".into(),
+            profile: Vec::new(),
+            failure: None,
+        }
+    }
+
+    #[test]
+    fn rounds_show_the_spread_and_which_losses_any_round_contradicts() {
+        // Rounds 1.0/1.25 = 0.8, 1.1/1.0 = 1.1, 1.2/1.3 = 0.92: median 1.1/1.25 = 0.88x.
+        let within = row("within", &[1.0, 1.1, 1.2], &[1.25, 1.0, 1.3]);
+        assert_eq!(spread(&within), "0.80–1.10×");
+        // Slower in every round.
+        let lost = row("lost", &[1.0, 1.0, 1.0], &[2.0, 2.1, 1.9]);
+        let won = row("won", &[2.0, 2.0, 2.0], &[1.0, 1.0, 1.0]);
+        let rows = [within, lost, won];
+        let text = summary(&rows)[0].clone();
+        assert!(
+            text.ends_with(
+                "slowest lost 0.50×, 2 below 1.0× (1 of them at 1.0× or more in some round)"
+            ),
+            "{text}"
+        );
+        assert!(!summary(&rows[1..])[0].contains("some round"));
+        let table = cells(&rows);
+        let col = table[0].iter().position(|h| h == "rounds").unwrap();
+        assert_eq!(table[3][col], "2.00–2.00×");
+        assert_eq!(spread(&row("one", &[1.0], &[1.0])), "-");
+    }
 
     #[test]
     fn csv_fields_are_quoted_when_needed() {
