@@ -101,13 +101,16 @@ fn ms(v: Option<f64>) -> String {
 }
 
 fn times(v: Option<f64>) -> String {
-    v.map_or("-".into(), |s| {
-        if s >= 0.1 {
-            format!("{s:.2}×")
-        } else {
-            format!("{}×", super::charts::ratio(s))
-        }
-    })
+    v.map_or("-".into(), |s| format!("{}×", factor(s)))
+}
+
+/// A speed-up's number: two decimals, or the charts' notation for tiny ones.
+fn factor(s: f64) -> String {
+    if s >= 0.1 {
+        format!("{s:.2}")
+    } else {
+        super::charts::ratio(s)
+    }
 }
 
 /// The lowest and highest speed-up of a row's rounds (`0.91–1.20×`), where it has two or more.
@@ -118,11 +121,7 @@ fn spread(row: &Row) -> String {
     }
     let lo = rounds.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = rounds.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    format!(
-        "{}–{}",
-        times(Some(lo)).trim_end_matches('×'),
-        times(Some(hi))
-    )
+    format!("{}–{}×", factor(lo), factor(hi))
 }
 
 /// What became of the row: `yes`, or the failed step and the reason's first line.
