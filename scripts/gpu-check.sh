@@ -4,14 +4,18 @@
 #   scripts/gpu-check.sh prepare   # here: polyc writes every kernel's .cu (SMALL, MEDIUM, LARGE)
 #                                  # into gpu-pack/, with polyc and avelas-rt's library
 #   BASE_POLYC=OLD scripts/gpu-check.sh prepare
-#                                  # also writes OLD's LARGE .cu files into gpu-pack/base/
-#   scripts/gpu-check.sh run [all|check|sanitize|time|tune|polyc-run|compare]
+#                                  # also writes OLD's LARGE .cu files into gpu-pack/base/, with
+#                                  # the libavelas_rt.so found beside OLD (avelas.h's interface
+#                                  # changes between versions: each program needs its own)
+#   BASE=NAME BASE_POLYC=OLD ...   # the same into gpu-pack/NAME/, for a second comparison
+#   scripts/gpu-check.sh run [all|check|sanitize|time|tune|polyc-run|compare|batches]
 #                                  # on a machine with nvcc and an NVIDIA GPU (the device tool:
 #                                  # carry gpu-pack); all parts by default
 #
 # `run` builds every program with nvcc (and the original with gcc) in parallel, then
 # - check: runs each CUDA program at SMALL and MEDIUM with the default settings, tile sizes 32,
-#   16,8,64 and 3,5,7 (and, at SMALL, local memory off and a 4 KiB window) and compares its array
+#   16,8,64 and 3,5,7 (and, at SMALL, local memory off, a 4 KiB window and batches of up to 16
+#   tiles, POLYC_BATCH_TILES=16) and compares its array
 #   dumps with the original's (built with -ffp-contract=off, the CUDA one with --fmad=false: equal
 #   bytes are required); the checks run several programs at a time on the one GPU; then the
 #   reduction inputs (tests/inputs/semantics/reductions-*.c, whose values are exact in any order:
@@ -30,6 +34,9 @@
 #   of this polyc and of BASE_POLYC's, runs alternating, median of 3 (1 past 2 s), and each one's
 #   kernel_ms from a profile run; COMPARE_KERNELS restricts it (default: all but floyd-warshall
 #   and ludcmp, which take 30 s and 10 s a run).
+# - batches (alone, with KERNELS): each kernel's LARGE program with POLYC_BATCH_TILES 1, 16 and
+#   256, its time, kernel_ms and launches (batches.md). BASE=NAME compares with gpu-pack/NAME/ instead,
+#   into compare-NAME.md.
 # Results go to $OUT (or gpu-out/), at most eight files (what the device tool brings back):
 # build.log, check.log, sanitizer.log, polyc-run.log, times.md, times-raw.txt, tune.tgz,
 # compare.md.
@@ -37,6 +44,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 suite=polybench/suite
 pack=gpu-pack
+# The directory under $pack of the programs `compare` measures this polyc's against.
+base=${BASE:-base}
 # KERNELS="gemm lu" restricts the run to those kernels.
 kernels=$(grep -v '^#' $suite/utilities/benchmark_list)
 TUNE_KERNELS=${TUNE_KERNELS-gemm jacobi-2d}
@@ -49,7 +58,8 @@ prepare() {
   scripts/setup.sh
   cargo build --release -q -p avelas-rt
   cargo build --release -q
-  rm -rf $pack && mkdir -p $pack
+  # A second base (BASE=NAME) joins the pack that is there.
+  [ "$base" != base ] && [ -d $pack ] || { rm -rf $pack && mkdir -p $pack; }
   cp target/release/libavelas_rt.so target/release/polyc $pack/
   # avelas-rt also links the OpenCL ICD loader; the device machine may lack it.
   cp "$(ldconfig -p | awk '/libOpenCL.so.1 /{print $NF; exit}')" $pack/
@@ -65,11 +75,14 @@ prepare() {
     target/release/polyc "$src" --target cuda -o "$pack/red-$(basename "$src" .c).cu"
   done
   if [ -n "${BASE_POLYC:-}" ]; then
-    mkdir -p $pack/base
+    rm -rf "${pack:?}/$base" && mkdir -p "$pack/$base"
+    local lib
+    lib="$(dirname "$BASE_POLYC")/libavelas_rt.so"
+    [ -f "$lib" ] && cp "$lib" "$pack/$base/"
     for f in $kernels; do
       k=$(basename "$f" .c)
       "$BASE_POLYC" -I $suite/utilities -I "$suite/$(dirname "$f")" -DLARGE_DATASET "$suite/$f" \
-        -o "$pack/base/$k-LARGE.cu"
+        -o "$pack/$base/$k-LARGE.cu"
     done
   fi
   echo "gpu-pack: $(ls $pack | wc -l) files, $(du -sh $pack | cut -f1)"
@@ -83,10 +96,13 @@ build_one() {
   k=$(basename "$f" .c)
   dir=$suite/$(dirname "$f")
   flags="-I $suite/utilities -I $dir -D${ds}_DATASET"
-  local cu="$pack/$k-$ds.cu"
+  local cu="$pack/$k-$ds.cu" lib=$pack rpath=()
   if [ "$mode" = base ]; then
-    cu="$pack/base/$k-$ds.cu"
+    cu="$pack/$base/$k-$ds.cu"
     [ -f "$cu" ] || { echo "BUILD-FAIL base $k $ds: no $cu"; return; }
+    # The base's own run-time, found first: an RPATH (not RUNPATH) comes before the
+    # LD_LIBRARY_PATH that `run` sets to this polyc's.
+    [ -f "$pack/$base/libavelas_rt.so" ] && lib=$pack/$base rpath=(-Xlinker --disable-new-dtags)
   fi
   if [ "$mode" = time ] || [ "$mode" = base ]; then
     flags="$flags -DPOLYBENCH_TIME" cflags="-O3 -march=native" nvflags="-O3"
@@ -102,7 +118,8 @@ build_one() {
   fi
   # shellcheck disable=SC2086
   nvcc $nvflags -arch=sm_90 $flags "$cu" -x cu $suite/utilities/polybench.c \
-    -L$pack -lavelas_rt -Xlinker -rpath=$PWD/$pack -lm -o "$work/$k-$ds-$mode-cuda" 2>"$work/$k-$ds-$mode.nvcc" \
+    -L"$lib" -lavelas_rt -Xlinker -rpath="$PWD/$lib" "${rpath[@]}" -lm -o "$work/$k-$ds-$mode-cuda" \
+    2>"$work/$k-$ds-$mode.nvcc" \
     || { echo "BUILD-FAIL cuda $k $ds $mode: $(head -c 600 "$work/$k-$ds-$mode.nvcc")"; return; }
   if [ "$mode" = check ]; then
     timeout 300 "$work/$k-$ds-check-orig" 2> "$work/$k-$ds.ref" >/dev/null || echo "REF-FAIL $k $ds"
@@ -111,7 +128,7 @@ build_one() {
 }
 
 # check_one KERNEL DATASET SETTING: one CUDA run against the original's dump; SETTING is
-# `default`, `lm=BYTES` or a tile-size list.
+# `default`, `lm=BYTES`, `bt=TILES` (POLYC_BATCH_TILES) or a tile-size list.
 check_one() {
   local k=$1 ds=$2 setting=$3 exe got env=()
   exe="$work/$k-$ds-check-cuda"
@@ -120,6 +137,7 @@ check_one() {
   case "$setting" in
     default) ;;
     lm=*) env=("POLYC_LOCAL_MEM=${setting#lm=}") ;;
+    bt=*) env=("POLYC_BATCH_TILES=${setting#bt=}") ;;
     *) env=("POLYC_TILE_SIZES=$setting") ;;
   esac
   if env "${env[@]}" POLYC_PROFILE=1 timeout 300 "$exe" 2> "$got" >/dev/null; then
@@ -160,7 +178,7 @@ time_orig() {
   echo "$k $(printf '%s\n' "${ts[@]}" | grep -v -- - | median) ${ts[*]}"
 }
 export -f build_one check_one sanitize_one time_orig median
-export suite pack
+export suite pack base
 
 run() {
   part=${1:-all}
@@ -179,8 +197,8 @@ run() {
       check | sanitize | all) for ds in SMALL MEDIUM; do jobs+=("$f $ds check"); done ;;
     esac
     case "$part" in time | all) jobs+=("$f LARGE time") ;; esac
-    case "$part" in compare | all) [ -d $pack/base ] && jobs+=("$f LARGE base") ;; esac
-    case "$part" in compare) jobs+=("$f LARGE time") ;; esac
+    case "$part" in compare | all) [ -d "$pack/$base" ] && jobs+=("$f LARGE base") ;; esac
+    case "$part" in compare | batches) jobs+=("$f LARGE time") ;; esac
   done
   case "$part" in tune | all) for k in $TUNE_KERNELS; do
     f=$(grep -E "/$k/$k\\.c$" <<< "$kernels") && jobs+=("$f LARGE tune")
@@ -197,7 +215,8 @@ run() {
     time) times ;;
     tune) tune ;;
     compare) compare ;;
-    *) check & sanitize; wait; polyc_run; times; tune; [ -d $pack/base ] && compare ;;
+    batches) batches ;;
+    *) check & sanitize; wait; polyc_run; times; tune; [ -d "$pack/$base" ] && compare ;;
   esac
   rm -rf "$work"
 }
@@ -209,10 +228,10 @@ check() {
     for ds in SMALL MEDIUM; do
       for s in default 32 16,8,64 3,5,7; do runs+=("$k $ds $s"); done
     done
-    runs+=("$k SMALL lm=0" "$k SMALL lm=4096")
+    runs+=("$k SMALL lm=0" "$k SMALL lm=4096" "$k SMALL bt=16")
   done
   printf '%s\n' "${runs[@]}" | xargs -P 8 -L 1 bash -c 'check_one $0 $1 $2' | sort > "$out/check.log"
-  echo "== check: $(grep -c ^PASS "$out/check.log") runs pass, $(grep -c ^FAIL "$out/check.log") fail of ${#runs[@]} (30 kernels x SMALL,MEDIUM x default,32,16-8-64,3-5-7, and SMALL with POLYC_LOCAL_MEM 0 and 4096) in $((SECONDS - t0)) s"
+  echo "== check: $(grep -c ^PASS "$out/check.log") runs pass, $(grep -c ^FAIL "$out/check.log") fail of ${#runs[@]} (30 kernels x SMALL,MEDIUM x default,32,16-8-64,3-5-7, and SMALL with POLYC_LOCAL_MEM 0 and 4096 and POLYC_BATCH_TILES 16) in $((SECONDS - t0)) s"
   grep FAIL "$out/check.log" | head -20
   reductions > "$work/reductions.log"
   cat "$work/reductions.log" >> "$out/check.log"
@@ -332,7 +351,7 @@ tune() {
       tail -4 "$work/tune/$strategy-$k.log"
     done
   done
-  tar czf "$out/tune.tgz" -C "$work" tune
+  [ -n "$TUNE_KERNELS" ] && tar czf "$out/tune.tgz" -C "$work" tune
 }
 
 # seconds EXE: the program's PolyBench time, or - when it fails or times out.
@@ -353,9 +372,10 @@ profile_sums() {
   } END { printf "%.3f %d\n", ms, n }'
 }
 
-# This polyc's LARGE programs against BASE_POLYC's, alternating runs on the one GPU.
+# This polyc's LARGE programs against the base's ($pack/$base), alternating runs on the one GPU.
 compare() {
-  local t0=$SECONDS ks=() k new base a b tn tb
+  local t0=$SECONDS ks=() k new old a b tn tb table="$out/compare.md"
+  [ "$base" = base ] || table="$out/compare-$base.md"
   local skip=" ${COMPARE_SKIP-floyd-warshall ludcmp} "
   for f in $kernels; do
     k=$(basename "$f" .c)
@@ -366,37 +386,58 @@ compare() {
   {
     echo "| kernel | base program (s) | this program (s) | this / base | base kernel_ms | this kernel_ms | this / base | launches (base, this) |"
     echo "|---|---:|---:|---:|---:|---:|---:|---|"
-  } > "$out/compare.md"
+  } > "$table"
   for k in "${ks[@]}"; do
-    new="$work/$k-LARGE-time-cuda" base="$work/$k-LARGE-base-cuda"
-    [ -x "$new" ] && [ -x "$base" ] || { echo "| $k | - | - | - | - | - | - | not built |" >> "$out/compare.md"; continue; }
+    new="$work/$k-LARGE-time-cuda" old="$work/$k-LARGE-base-cuda"
+    [ -x "$new" ] && [ -x "$old" ] || { echo "| $k | - | - | - | - | - | - | not built |" >> "$table"; continue; }
     tn=() tb=()
     for _ in 1 2 3; do
-      b=$(seconds "$base")
+      b=$(seconds "$old")
       a=$(seconds "$new")
       tb+=("$b") tn+=("$a")
       awk -v t="${a/-/99}" 'BEGIN { exit !(t > 2) }' && break
     done
     b=$(printf '%s\n' "${tb[@]}" | grep -v -- - | median)
     a=$(printf '%s\n' "${tn[@]}" | grep -v -- - | median)
-    read -r pb lb <<< "$(profile_sums "$base")"
+    read -r pb lb <<< "$(profile_sums "$old")"
     read -r pa la <<< "$(profile_sums "$new")"
     awk -v k="$k" -v b="${b:-0}" -v a="${a:-0}" -v pb="$pb" -v pa="$pa" -v lb="$lb" -v la="$la" 'BEGIN {
       r = (b > 0 && a > 0) ? sprintf("%.3f", a / b) : "-"
       q = (pb > 0 && pa > 0) ? sprintf("%.3f", pa / pb) : "-"
       printf "| %s | %s | %s | %s | %s | %s | %s | %s, %s |\n", k, b, a, r, pb, pa, q, lb, la
-    }' >> "$out/compare.md"
+    }' >> "$table"
   done
   echo "== compared in $((SECONDS - t0)) s"
-  cat "$out/compare.md"
+  cat "$table"
   awk -F'|' 'NR > 2 && $5 + 0 > 0 { n++; s += log($5) } NR > 2 && $8 + 0 > 0 { m++; t += log($8) }
     END { if (n) printf "== geomean this/base: program %.3f over %d kernels", exp(s / n), n
-          if (m) printf ", kernel_ms %.3f over %d\n", exp(t / m), m }' "$out/compare.md"
+          if (m) printf ", kernel_ms %.3f over %d\n", exp(t / m), m }' "$table"
 }
 export -f seconds profile_sums
+
+# Each KERNELS program at LARGE with POLYC_BATCH_TILES 1 (a GPU's default), 16 and 256: a wavefront
+# of at most that many tiles runs as one work-group of the batch twin. One profile run each: the
+# program's time, and kernel_ms and launches summed over its SCoPs, into batches.md.
+batches() {
+  local k exe t
+  {
+    echo "| kernel | POLYC_BATCH_TILES | program (s) | kernel_ms | launches |"
+    echo "|---|---:|---:|---:|---:|"
+  } > "$out/batches.md"
+  for f in $kernels; do
+    k=$(basename "$f" .c) exe="$work/$(basename "$f" .c)-LARGE-time-cuda"
+    [ -x "$exe" ] || continue
+    for bt in 1 16 256; do
+      t=$(POLYC_BATCH_TILES=$bt seconds "$exe")
+      read -r ms n <<< "$(POLYC_BATCH_TILES=$bt profile_sums "$exe")"
+      echo "| $k | $bt | $t | $ms | $n |" >> "$out/batches.md"
+    done
+  done
+  cat "$out/batches.md"
+}
 
 case "${1:-}" in
   prepare) prepare ;;
   run) run "${2:-all}" ;;
-  *) echo "usage: scripts/gpu-check.sh prepare|run [all|check|sanitize|time|tune|polyc-run|compare]" >&2; exit 2 ;;
+  *) echo "usage: scripts/gpu-check.sh prepare|run [all|check|sanitize|time|tune|polyc-run|compare|batches]" >&2; exit 2 ;;
 esac
