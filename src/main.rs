@@ -70,7 +70,8 @@ struct Cli {
 
     /// Keep the original order of every reduction's updates. By default, on the GPU targets
     /// the tiles along a reduction's loop (`+=`, `*=`, min, max, `&=`...) run in parallel and
-    /// combine their partial results into the accumulator atomically; on the C target a scalar
+    /// combine their partial results into the accumulator atomically (the schedule runs the
+    /// initialisations of such accumulators first, in loop nests of their own); on the C target a scalar
     /// reduction whose loops have no other parallelism sums per row of tiles, the rows in
     /// parallel, combined in their order. Floating-point sums and products may then differ in
     /// their last bits (on the C target the same bits for the same tile sizes, whatever the
@@ -340,7 +341,7 @@ fn check_usage(cli: &Cli) -> Result<(), String> {
 }
 
 fn pluto_options(cli: &Cli) -> PlutoOptions {
-    PlutoOptions {
+    let opts = PlutoOptions {
         fusion: match cli.fusion {
             FusionArg::No => Fusion::NoFuse,
             FusionArg::Smart => Fusion::SmartFuse,
@@ -348,12 +349,16 @@ fn pluto_options(cli: &Cli) -> PlutoOptions {
         },
         direction_ordering: !cli.no_direction_order,
         diamond: !cli.no_diamond,
-        // The GPU targets' schedule, for `--dump schedule --target opencl|cuda` too.
-        distribute_inner: matches!(cli.target, Some(TargetArg::Opencl | TargetArg::Cuda)),
         solver: match cli.solver {
             SolverArg::Isl => Solver::Isl,
             SolverArg::GoodLp => Solver::GoodLp,
         },
+        ..PlutoOptions::default()
+    };
+    // The GPU targets' schedule, for `--dump schedule --target opencl|cuda` too.
+    match cli.target {
+        Some(TargetArg::Opencl | TargetArg::Cuda) => opts.for_gpu(!cli.no_reductions),
+        _ => opts,
     }
 }
 

@@ -49,10 +49,7 @@ pub fn report(
         .iter()
         .map(|scop| {
             // The GPU targets' schedule (as the driver schedules for them).
-            let pluto_opts = pluto::PlutoOptions {
-                distribute_inner: true,
-                ..opts.pluto
-            };
+            let pluto_opts = opts.pluto.for_gpu(opts.reductions);
             let schedule = match pluto::schedule_or_original(ctx, scop, &pluto_opts) {
                 Ok((s, _)) => s,
                 Err(why) => {

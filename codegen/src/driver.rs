@@ -276,9 +276,9 @@ impl<'a> FileJob<'a> {
     /// `scop`'s schedule: Pluto's, or the original order where scheduling failed (with a
     /// warning); `None` where the SCoP keeps its original code.
     fn schedule(&self, scop: &Scop, out: &mut Gathered) -> Option<pluto::Schedule> {
-        let pluto_opts = pluto::PlutoOptions {
-            distribute_inner: self.gpu.is_some(),
-            ..self.opts.pluto
+        let pluto_opts = match self.gpu {
+            Some(_) => self.opts.pluto.for_gpu(self.opts.reductions),
+            None => self.opts.pluto,
         };
         match pluto::schedule_or_original(self.ctx, scop, &pluto_opts) {
             Ok((s, None)) => {

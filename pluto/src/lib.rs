@@ -18,6 +18,7 @@ pub mod order;
 pub mod ortho;
 pub mod reuse;
 pub mod schedule;
+mod sums;
 
 use rosepolly::math::isl::Ctx;
 use rosepolly::model::Scop;
@@ -55,6 +56,23 @@ pub struct PlutoOptions {
     /// some do. The GPU targets set it: without a parallel loop a SCoP runs on the host
     /// (durbin). The C target does not yet; its effect there is not measured.
     pub distribute_inner: bool,
+    /// Prefer the distributed schedule where it lets more reductions run their tiles in
+    /// parallel, partial results added atomically ([`sums`]): bicg's sums, fused with the
+    /// initialisations of their accumulators, split only once those run first. The GPU
+    /// targets set it unless `--no-reductions`; the C target sums per row of tiles instead.
+    pub sums_across_tiles: bool,
+}
+
+impl PlutoOptions {
+    /// The options as the GPU targets schedule with them: inner bands distributed for
+    /// parallelism, and, with `reductions`, for sums across tiles.
+    pub fn for_gpu(self, reductions: bool) -> Self {
+        PlutoOptions {
+            distribute_inner: true,
+            sums_across_tiles: reductions,
+            ..self
+        }
+    }
 }
 
 impl Default for PlutoOptions {
@@ -65,6 +83,7 @@ impl Default for PlutoOptions {
             solver: Solver::default(),
             diamond: true,
             distribute_inner: false,
+            sums_across_tiles: false,
         }
     }
 }
@@ -120,7 +139,8 @@ fn fusion_choice<'c>(
     let depths: Vec<usize> = scop.statements.iter().map(|s| s.depth()).collect();
     let total: usize = depths.iter().sum();
     let have = fused.outer_parallelism(&depths);
-    if have.0 == total && have.1 == total && have.2 == total {
+    let sums = opts.sums_across_tiles && sums::blocked(scop, &fused);
+    if have.0 == total && have.1 == total && have.2 == total && !sums {
         return Ok(fused);
     }
     let distributed = PlutoOptions {
@@ -129,8 +149,22 @@ fn fusion_choice<'c>(
     };
     Ok(match algorithm::run(ctx, scop, &distributed) {
         Ok(d) if d.outer_parallelism(&depths) > have => d,
+        // As parallel outside, and more sums split across tiles on a GPU (bicg: four kernels
+        // where one ran a work-item per row).
+        Ok(d)
+            if sums
+                && d.outer_parallelism(&depths).0 >= have.0
+                && more_sums(ctx, scop, &d, &fused) =>
+        {
+            d
+        }
         _ => fused,
     })
+}
+
+/// Whether `distributed` lets more reductions sum across tiles than `fused`.
+fn more_sums(ctx: &Ctx, scop: &Scop, distributed: &Schedule, fused: &Schedule) -> bool {
+    sums::splittable(ctx, scop, distributed) > sums::splittable(ctx, scop, fused)
 }
 
 /// A schedule with what the GPU mapping and the reports need besides it.

@@ -55,11 +55,9 @@ fn without_direction_ordering_schedules_stay_legal() {
     });
 }
 
-/// The GPU targets' schedules (inner bands distributed for parallelism) are legal too.
+/// The GPU targets' schedules (inner bands distributed for parallelism, bands distributed for
+/// sums across tiles) are legal too.
 #[test]
-fn with_inner_distribution_schedules_stay_legal() {
-    every_kernel_legal_under(&pluto::PlutoOptions {
-        distribute_inner: true,
-        ..Default::default()
-    });
+fn gpu_schedules_stay_legal() {
+    every_kernel_legal_under(&pluto::PlutoOptions::default().for_gpu(true));
 }

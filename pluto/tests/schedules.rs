@@ -357,6 +357,37 @@ fn inner_distribution_gives_durbins_updates_parallel_loops() {
     );
 }
 
+/// bicg's sums are fused with the initialisations of their accumulators (`s[i] = 0` beside
+/// `s[j] += r[i] * A[i][j]`), which keeps their tiles from running in parallel on a GPU; the GPU
+/// targets' schedule distributes them (`PlutoOptions::sums_across_tiles`). Kernels whose sums
+/// split already, or whose tiles have parallelism enough (gemm's two parallel dimensions),
+/// keep their schedules.
+#[test]
+fn gpu_schedules_distribute_initialisations_from_their_sums() {
+    let gpu = PlutoOptions::default().for_gpu(true);
+    let fused = |opts: &PlutoOptions| {
+        kernel_schedule_with("bicg", opts, |scop, r| {
+            let first = |text: &str| {
+                let st = scop.statements.iter().find(|s| s.text.starts_with(text));
+                r.schedule.rows[st.unwrap().id][0].clone()
+            };
+            // s[i] = 0 and the sum into s[j]: one outer loop, or two nests after a scalar.
+            !first("s[i]").is_constant() && !first("s[j]").is_constant()
+        })
+    };
+    assert!(fused(&PlutoOptions::default().for_gpu(false)));
+    assert!(!fused(&gpu));
+    let schedule = |k: &str, opts: &PlutoOptions| {
+        kernel_schedule_with(k, opts, |_, r| r.schedule.rows.clone())
+    };
+    for k in [
+        "atax", "mvt", "gesummv", "gemm", "gemver", "2mm", "symm", "trmm", "syrk",
+    ] {
+        let without = PlutoOptions::default().for_gpu(false);
+        assert_eq!(schedule(k, &gpu), schedule(k, &without), "{k}");
+    }
+}
+
 #[test]
 fn schedule_coefficients_stay_small() {
     // Differential seed 8665 with its guard taken away: `k` starts at `j - 2` converted to
