@@ -15,9 +15,10 @@
 # `run` builds every program with nvcc (and the original with gcc) in parallel, then
 # - check: runs each CUDA program at SMALL and MEDIUM with the default settings, tile sizes 32,
 #   16,8,64 and 3,5,7 (and, at SMALL, local memory off, a 4 KiB window and batches of up to 16
-#   tiles, POLYC_BATCH_TILES=16) and compares its array
-#   dumps with the original's (built with -ffp-contract=off, the CUDA one with --fmad=false: equal
-#   bytes are required); the checks run several programs at a time on the one GPU; then the
+#   tiles, POLYC_BATCH_TILES=16) and compares its array dumps with the original's (built with
+#   -ffp-contract=off, the CUDA one with --fmad=false): equal bytes, or numbers one unit of their
+#   last printed digit apart where sums split across tiles add in another order (a PASS line that
+#   says so); the checks run several programs at a time on the one GPU; then the
 #   reduction inputs (tests/inputs/semantics/reductions-*.c, whose values are exact in any order:
 #   equal output required, at the default and tile sizes 1, 3,5,7, 4 and 300) and the programs of
 #   scripts/reductions-bench/ (a dot product, a norm, a maximum: their time, kernel_ms and output
@@ -145,12 +146,36 @@ check_one() {
     prof=$(grep '^polyc: scop' "$got" | head -1)
     if grep -v '^polyc' "$got" | cmp -s - "$work/$k-$ds.ref"; then
       echo "PASS $k $ds $setting $prof"
+    elif grep -v '^polyc' "$got" | last_digit "$work/$k-$ds.ref"; then
+      # Sums split across tiles add in another order (issue 17); the tests allow this too.
+      echo "PASS $k $ds $setting (within one unit of the last printed digit) $prof"
     else
       echo "FAIL $k $ds $setting: dumps differ $(grep -v '^polyc' "$got" | diff - "$work/$k-$ds.ref" | head -3 | tr '\n' ' ')"
     fi
   else
     echo "FAIL $k $ds $setting: exit $? $(tail -c 400 "$got" | tr '\n' ' ')"
   fi
+}
+
+# last_digit REF: whether the dump on stdin equals REF's but for numbers one unit of their last
+# printed digit apart, as polybench::harness::compare_dumps_reassociated allows.
+last_digit() {
+  awk -v ref="$1" '
+    function within(e, a,   dot, digits) {
+      dot = index(e, ".")
+      if (!dot || e !~ /^-?[0-9]+\.[0-9]+$/ || a !~ /^-?[0-9]+\.[0-9]+$/) return 0
+      digits = length(e) - dot
+      d = e - a; if (d < 0) d = -d
+      return d <= 10 ^ -digits * 1.0001
+    }
+    {
+      if ((getline line < ref) <= 0) exit 1
+      if (line == $0) next
+      n = split(line, e); m = split($0, a)
+      if (n != m) exit 1
+      for (i = 1; i <= n; i++) if (e[i] != a[i] && !within(e[i], a[i])) exit 1
+    }
+    END { if ((getline line < ref) > 0) exit 1 }'
 }
 
 # sanitize_one KERNEL TOOL: compute-sanitizer on the SMALL program with tile sizes 16,8,16.
@@ -177,7 +202,7 @@ time_orig() {
   done
   echo "$k $(printf '%s\n' "${ts[@]}" | grep -v -- - | median) ${ts[*]}"
 }
-export -f build_one check_one sanitize_one time_orig median
+export -f build_one check_one sanitize_one time_orig median last_digit
 export suite pack base
 
 run() {
