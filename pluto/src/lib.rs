@@ -57,7 +57,7 @@ pub struct PlutoOptions {
     /// (durbin). The C target does not yet; its effect there is not measured.
     pub distribute_inner: bool,
     /// Prefer the distributed schedule where it lets more reductions run their tiles in
-    /// parallel, partial results added atomically ([`sums`]): bicg's sums, fused with the
+    /// parallel, partial results added atomically (`pluto/src/sums.rs`): bicg's sums, fused with the
     /// initialisations of their accumulators, split only once those run first. The GPU
     /// targets set it unless `--no-reductions`; the C target sums per row of tiles instead.
     pub sums_across_tiles: bool,
