@@ -39,6 +39,9 @@ struct State<'a, 'c> {
     parallel: Vec<Vec<bool>>,
     pieces: Vec<Piece<'c>>,
     original_from: Option<usize>,
+    /// Whether a band of several unconnected components ended with no parallel dimension: a
+    /// cost bound per component ([`PlutoOptions::cost_per_component`]) might do better there.
+    sequential_components: bool,
     /// When the run must end ([`SCHEDULE_TIME`] after it started).
     deadline: Instant,
 }
@@ -62,7 +65,13 @@ fn untransformable(e: IlpFailure) -> PlutoError {
 }
 
 /// Schedule a SCoP.
-pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Schedule, PlutoError> {
+/// Pluto's algorithm under `opts`: the schedule, and whether a band of several unconnected
+/// components ended with no parallel dimension.
+pub fn run<'c>(
+    ctx: &'c Ctx,
+    scop: &Scop<'c>,
+    opts: &PlutoOptions,
+) -> Result<(Schedule, bool), PlutoError> {
     let n = scop.statements.len();
     let depths: Vec<usize> = scop.statements.iter().map(|s| s.depth()).collect();
     // Direct dependences order instances exactly as the memory-based ones do, with far fewer
@@ -109,6 +118,7 @@ pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Sch
         parallel: Vec::new(),
         pieces,
         original_from: None,
+        sequential_components: false,
         deadline: Instant::now() + SCHEDULE_TIME,
     };
     if opts.fusion == Fusion::NoFuse {
@@ -151,14 +161,15 @@ pub fn run<'c>(ctx: &'c Ctx, scop: &Scop<'c>, opts: &PlutoOptions) -> Result<Sch
             st.complete_with_original();
         }
     }
-    Ok(Schedule {
+    let schedule = Schedule {
         rows: st.rows,
         kinds: st.kinds,
         bands: st.bands,
         parallel: st.parallel.iter().map(|p| p.iter().all(|&x| x)).collect(),
         loop_parallel: st.parallel,
         original_order_from: st.original_from,
-    })
+    };
+    Ok((schedule, st.sequential_components))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -284,9 +295,86 @@ impl<'c> State<'_, 'c> {
     fn find_band(&mut self) -> Result<usize, PlutoError> {
         let band_pieces = self.pieces.clone();
         let t0 = std::time::Instant::now();
+        let components = if self.opts.cost_per_component {
+            self.components(&band_pieces)
+        } else {
+            vec![(0..self.rows.len()).collect()]
+        };
+        let mut bases = Vec::new();
+        for component in &components {
+            let pieces: Vec<&Piece<'c>> = band_pieces
+                .iter()
+                .filter(|p| component.contains(&p.src))
+                .collect();
+            bases.push(self.band_system(&pieces)?);
+        }
+        let debug = std::env::var_os("POLYC_DEBUG_PLUTO").is_some();
+        if debug {
+            eprintln!(
+                "pluto: band systems of {} components, {} pieces, {:?}",
+                components.len(),
+                band_pieces.len(),
+                t0.elapsed()
+            );
+        }
+        let start = self.kinds.len();
+        let mut found = 0;
+        while !self.full_rank() {
+            let Some(sol) = self.next_hyperplane(&components, &bases, debug)? else {
+                break;
+            };
+            self.push_hyperplane(&sol);
+            found += 1;
+        }
+        let several = self.components(&band_pieces).len() > 1;
+        if found > 0 {
+            let t3 = std::time::Instant::now();
+            self.close_band(start, found, band_pieces);
+            let band = self.bands.last().expect("close_band pushed it");
+            self.sequential_components |= several && band.parallel.iter().all(|&p| !p);
+            if debug {
+                eprintln!("pluto: close band {:?}", t3.elapsed());
+            }
+        }
+        Ok(found)
+    }
+
+    /// The statements the band's dependence pieces link, as connected components. With
+    /// [`PlutoOptions::cost_per_component`] each has its own bound on dependence distances
+    /// (Pluto's `--per-cc-obj`).
+    fn components(&self, pieces: &[Piece<'c>]) -> Vec<Vec<usize>> {
+        let n = self.rows.len();
+        let mut leader: Vec<usize> = (0..n).collect();
+        fn find(leader: &mut [usize], s: usize) -> usize {
+            let mut r = s;
+            while leader[r] != r {
+                r = leader[r];
+            }
+            leader[s] = r;
+            r
+        }
+        for p in pieces {
+            let (a, b) = (find(&mut leader, p.src), find(&mut leader, p.sink));
+            leader[a.max(b)] = a.min(b);
+        }
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut index = vec![usize::MAX; n];
+        for s in 0..n {
+            let r = find(&mut leader, s);
+            if index[r] == usize::MAX {
+                index[r] = groups.len();
+                groups.push(Vec::new());
+            }
+            groups[index[r]].push(s);
+        }
+        groups
+    }
+
+    /// The legality and bounding constraints of `pieces`, with the coefficients' bounds.
+    fn band_system(&self, pieces: &[&Piece<'c>]) -> Result<ConstraintMatrix, PlutoError> {
         let context = self.nonnegative_params();
         let mut base = self.layout.system();
-        for p in &band_pieces {
+        for p in pieces {
             self.check_time()?;
             let form = DepForm {
                 layout: &self.layout,
@@ -315,23 +403,26 @@ impl<'c> State<'_, 'c> {
         }
         self.add_coefficient_bounds(&mut base);
         base.normalize();
-        let debug = std::env::var_os("POLYC_DEBUG_PLUTO").is_some();
-        if debug {
-            eprintln!(
-                "pluto: band base {} rows, {} pieces, {:?}",
-                base.inequalities.len() + base.equalities.len(),
-                band_pieces.len(),
-                t0.elapsed()
-            );
-        }
-        let start = self.kinds.len();
-        let mut found = 0;
-        while !self.full_rank() {
+        Ok(base)
+    }
+
+    /// The next hyperplane of every statement, each component's solved on its own (`bases`,
+    /// from [`State::band_system`]): one solution vector holding every statement's
+    /// coefficients, or `None` when some component has none (the band ends for all).
+    fn next_hyperplane(
+        &self,
+        components: &[Vec<usize>],
+        bases: &[ConstraintMatrix],
+        debug: bool,
+    ) -> Result<Option<Vec<i64>>, PlutoError> {
+        let mut all = vec![0; self.layout.names.len()];
+        for (component, base) in components.iter().zip(bases) {
             self.check_time()?;
             let mut sys = base.clone();
-            self.add_non_trivial(&mut sys);
+            self.add_non_trivial(&mut sys, component);
             let t1 = std::time::Instant::now();
-            self.add_independence(&mut sys).map_err(untransformable)?;
+            self.add_independence(&mut sys, component)
+                .map_err(untransformable)?;
             let t2 = std::time::Instant::now();
             let sol = lexmin(self.ctx, &sys, self.opts.solver).map_err(untransformable)?;
             if debug {
@@ -342,22 +433,21 @@ impl<'c> State<'_, 'c> {
                 );
             }
             let Some(sol) = sol else {
-                if std::env::var_os("POLYC_DEBUG_PLUTO").is_some() {
+                if debug {
                     eprintln!("pluto: infeasible system\n{sys}");
                 }
-                break;
+                return Ok(None);
             };
-            self.push_hyperplane(&sol);
-            found += 1;
-        }
-        if found > 0 {
-            let t3 = std::time::Instant::now();
-            self.close_band(start, found, band_pieces);
-            if debug {
-                eprintln!("pluto: close band {:?}", t3.elapsed());
+            for &s in component {
+                let columns = self.layout.coeff[s]
+                    .iter()
+                    .chain([&self.layout.constant[s]]);
+                for &c in columns {
+                    all[c] = sol[c];
+                }
             }
         }
-        Ok(found)
+        Ok(Some(all))
     }
 
     /// `{ : n >= 0 }` for every parameter.
@@ -377,9 +467,10 @@ impl<'c> State<'_, 'c> {
         rosepolly::math::isl::Set::parse(self.ctx, &text).expect("parameter context parses")
     }
 
-    /// `Σ a'_k ≥ 1` for every statement that still needs hyperplanes (Pluto's EAGER mode).
-    fn add_non_trivial(&self, sys: &mut ConstraintMatrix) {
-        for s in 0..self.rows.len() {
+    /// `Σ a'_k ≥ 1` for every statement of `stmts` that still needs hyperplanes (Pluto's EAGER
+    /// mode).
+    fn add_non_trivial(&self, sys: &mut ConstraintMatrix, stmts: &[usize]) {
+        for &s in stmts {
             if self.is_full_rank(s) {
                 continue;
             }
@@ -411,10 +502,15 @@ impl<'c> State<'_, 'c> {
         }
     }
 
-    /// Orthogonality constraints (eq. 4.10) for statements that are not full rank yet.
-    fn add_independence(&self, sys: &mut ConstraintMatrix) -> Result<(), IlpFailure> {
+    /// Orthogonality constraints (eq. 4.10) for the statements of `stmts` that are not full
+    /// rank yet.
+    fn add_independence(
+        &self,
+        sys: &mut ConstraintMatrix,
+        stmts: &[usize],
+    ) -> Result<(), IlpFailure> {
         let mut extra = Vec::new();
-        for s in 0..self.rows.len() {
+        for &s in stmts {
             let h = self.hyperplanes(s);
             if h.is_empty() || self.is_full_rank(s) {
                 continue;

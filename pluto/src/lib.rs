@@ -61,6 +61,18 @@ pub struct PlutoOptions {
     /// initialisations of their accumulators, split only once those run first. The GPU
     /// targets set it unless `--no-reductions`; the C target sums per row of tiles instead.
     pub sums_across_tiles: bool,
+    /// One bound on dependence distances per connected component of a band's statements
+    /// (Pluto's `--per-cc-obj`) instead of one for all. With one for all, a component whose
+    /// distances no constant bounds (ludcmp's back substitution, `i` descending) lets every
+    /// other one pick among unbounded ones too: ludcmp's LU keeps its rows outermost where
+    /// lu's, alone, runs `k` outermost. Off by default: on the C target it ran ludcmp,
+    /// covariance and correlation 2-3x slower (their reductions' loops innermost).
+    pub cost_per_component: bool,
+    /// Also schedule with [`PlutoOptions::cost_per_component`] where a band of several
+    /// components ended with no parallel dimension, and keep that schedule when it has more
+    /// parallel band loops. The GPU targets set it: ludcmp's LU then runs `k` outermost with
+    /// `j` parallel, a third of the launches.
+    pub components_for_parallelism: bool,
 }
 
 impl PlutoOptions {
@@ -70,6 +82,7 @@ impl PlutoOptions {
         PlutoOptions {
             distribute_inner: true,
             sums_across_tiles: reductions,
+            components_for_parallelism: true,
             ..self
         }
     }
@@ -84,6 +97,8 @@ impl Default for PlutoOptions {
             diamond: true,
             distribute_inner: false,
             sums_across_tiles: false,
+            cost_per_component: false,
+            components_for_parallelism: false,
         }
     }
 }
@@ -112,22 +127,34 @@ pub fn schedule<'c>(
     if let Some(why) = &scop.untransformable {
         return Err(PlutoError::Untransformable(why.clone()));
     }
-    let mut schedule = fusion_choice(ctx, scop, opts)?;
+    let (mut schedule, sequential) = fusion_choice(ctx, scop, opts)?;
+    if sequential && opts.components_for_parallelism && !opts.cost_per_component {
+        let apart = PlutoOptions {
+            cost_per_component: true,
+            ..*opts
+        };
+        if let Ok((alt, _)) = fusion_choice(ctx, scop, &apart) {
+            if alt.parallel_band_loops() > schedule.parallel_band_loops() {
+                schedule = alt;
+            }
+        }
+    }
     if opts.diamond {
         diamond::apply(ctx, scop, &mut schedule);
     }
     Ok(schedule)
 }
 
-/// Pluto's schedule under the fusion policy (smart fusion: the fused or the distributed one).
+/// Pluto's schedule under the fusion policy (smart fusion: the fused or the distributed one),
+/// and whether a band of several components in it ended with no parallel dimension.
 fn fusion_choice<'c>(
     ctx: &'c Ctx,
     scop: &Scop<'c>,
     opts: &PlutoOptions,
-) -> Result<Schedule, PlutoError> {
-    let fused = algorithm::run(ctx, scop, opts)?;
+) -> Result<(Schedule, bool), PlutoError> {
+    let (fused, sequential) = algorithm::run(ctx, scop, opts)?;
     if opts.fusion != Fusion::SmartFuse {
-        return Ok(fused);
+        return Ok((fused, sequential));
     }
     // Smart fusion fuses whenever a legal band exists, even when the fused loops carry
     // dependences that each nest alone would not (covariance's nests fused along columns that
@@ -141,24 +168,24 @@ fn fusion_choice<'c>(
     let have = fused.outer_parallelism(&depths);
     let sums = opts.sums_across_tiles && sums::blocked(scop, &fused);
     if have.0 == total && have.1 == total && have.2 == total && !sums {
-        return Ok(fused);
+        return Ok((fused, sequential));
     }
     let distributed = PlutoOptions {
         fusion: Fusion::NoFuse,
         ..*opts
     };
     Ok(match algorithm::run(ctx, scop, &distributed) {
-        Ok(d) if d.outer_parallelism(&depths) > have => d,
+        Ok(d) if d.0.outer_parallelism(&depths) > have => d,
         // As parallel outside, and more sums split across tiles on a GPU (bicg: four kernels
         // where one ran a work-item per row).
         Ok(d)
             if sums
-                && d.outer_parallelism(&depths).0 >= have.0
-                && more_sums(ctx, scop, &d, &fused) =>
+                && d.0.outer_parallelism(&depths).0 >= have.0
+                && more_sums(ctx, scop, &d.0, &fused) =>
         {
             d
         }
-        _ => fused,
+        _ => (fused, sequential),
     })
 }
 

@@ -182,6 +182,20 @@ impl Schedule {
         score
     }
 
+    /// How many loops of the statements' bands carry no dependence: per statement, its band
+    /// dimensions with a loop (a non-constant row) marked parallel.
+    pub fn parallel_band_loops(&self) -> usize {
+        self.bands
+            .iter()
+            .flat_map(|b| b.start..b.start + b.depth)
+            .map(|d| {
+                (0..self.rows.len())
+                    .filter(|&s| !self.rows[s][d].is_constant() && self.loop_parallel[d][s])
+                    .count()
+            })
+            .sum()
+    }
+
     /// Statement `s`'s schedule as isl text `{ S[i, j] -> [rows] }` (parameters included).
     pub fn isl_text(&self, scop: &Scop, s: usize) -> String {
         let st = &scop.statements[s];

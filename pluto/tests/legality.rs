@@ -56,8 +56,19 @@ fn without_direction_ordering_schedules_stay_legal() {
 }
 
 /// The GPU targets' schedules (inner bands distributed for parallelism, bands distributed for
-/// sums across tiles) are legal too.
+/// sums across tiles, a cost bound per component where that gives more parallel loops) are
+/// legal too.
 #[test]
 fn gpu_schedules_stay_legal() {
     every_kernel_legal_under(&pluto::PlutoOptions::default().for_gpu(true));
+}
+
+/// A bound on dependence distances per connected component, on every kernel (the GPU targets
+/// keep such a schedule only where it has more parallel loops).
+#[test]
+fn with_a_cost_per_component_schedules_stay_legal() {
+    every_kernel_legal_under(&pluto::PlutoOptions {
+        cost_per_component: true,
+        ..Default::default()
+    });
 }

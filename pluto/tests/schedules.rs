@@ -357,6 +357,31 @@ fn inner_distribution_gives_durbins_updates_parallel_loops() {
     );
 }
 
+/// ludcmp's back substitution (`i` descending) has dependence distances no constant bounds, so
+/// with one bound for the whole SCoP its LU part picks among unbounded ones too and keeps the
+/// rows `i` outermost: one short wavefront after another, 189,450 launches on a GPU at LARGE.
+/// The GPU targets' schedule bounds each component on its own there (more parallel loops):
+/// the LU's updates run `k` outermost, as lu's do. The C target keeps `i` outermost (a cost
+/// per component ran ludcmp 2x slower there).
+#[test]
+fn gpu_schedules_bound_ludcmps_components_apart() {
+    let outer = |opts: &PlutoOptions| {
+        kernel_schedule_with("ludcmp", opts, |scop, r| {
+            // The first loop of the update `w -= A[i][k] * A[k][j]` (j < i): its iterator.
+            let st = scop.statements.iter().find(|s| s.depth() == 3).unwrap();
+            let row = r.schedule.rows[st.id]
+                .iter()
+                .find(|r| !r.is_constant())
+                .unwrap();
+            let k = row.coeffs.iter().position(|&c| c != 0).unwrap();
+            assert_eq!(row.coeffs.iter().filter(|&&c| c != 0).count(), 1, "{row:?}");
+            st.iterators[k].clone()
+        })
+    };
+    assert_eq!(outer(&PlutoOptions::default()), "i");
+    assert_eq!(outer(&PlutoOptions::default().for_gpu(true)), "k");
+}
+
 /// bicg's sums are fused with the initialisations of their accumulators (`s[i] = 0` beside
 /// `s[j] += r[i] * A[i][j]`), which keeps their tiles from running in parallel on a GPU; the GPU
 /// targets' schedule distributes them (`PlutoOptions::sums_across_tiles`). Kernels whose sums
