@@ -39,8 +39,9 @@ struct State<'a, 'c> {
     parallel: Vec<Vec<bool>>,
     pieces: Vec<Piece<'c>>,
     original_from: Option<usize>,
-    /// Whether a band of several unconnected components ended with no parallel dimension: a
-    /// cost bound per component ([`PlutoOptions::cost_per_component`]) might do better there.
+    /// Whether a band of several unconnected components, whose distance bound grew with the
+    /// parameters, ended with no parallel dimension: a cost bound per component
+    /// ([`PlutoOptions::cost_per_component`]) might do better there.
     sequential_components: bool,
     /// When the run must end ([`SCHEDULE_TIME`] after it started).
     deadline: Instant,
@@ -319,14 +320,18 @@ impl<'c> State<'_, 'c> {
         }
         let start = self.kinds.len();
         let mut found = 0;
+        let mut unbounded = false;
         while !self.full_rank() {
-            let Some(sol) = self.next_hyperplane(&components, &bases, debug)? else {
+            let Some((sol, grows)) = self.next_hyperplane(&components, &bases, debug)? else {
                 break;
             };
             self.push_hyperplane(&sol);
+            unbounded |= grows;
             found += 1;
         }
-        let several = self.components(&band_pieces).len() > 1;
+        // Only a bound that grows with the parameters can have let a component settle for
+        // more than its own best (ludcmp's back substitution; adi's bands are bounded).
+        let several = unbounded && self.components(&band_pieces).len() > 1;
         if found > 0 {
             let t3 = std::time::Instant::now();
             self.close_band(start, found, band_pieces);
@@ -408,14 +413,16 @@ impl<'c> State<'_, 'c> {
 
     /// The next hyperplane of every statement, each component's solved on its own (`bases`,
     /// from [`State::band_system`]): one solution vector holding every statement's
-    /// coefficients, or `None` when some component has none (the band ends for all).
+    /// coefficients, and whether a component's distance bound grows with the parameters
+    /// (some `u_p > 0`); `None` when some component has none (the band ends for all).
     fn next_hyperplane(
         &self,
         components: &[Vec<usize>],
         bases: &[ConstraintMatrix],
         debug: bool,
-    ) -> Result<Option<Vec<i64>>, PlutoError> {
+    ) -> Result<Option<(Vec<i64>, bool)>, PlutoError> {
         let mut all = vec![0; self.layout.names.len()];
+        let mut grows = false;
         for (component, base) in components.iter().zip(bases) {
             self.check_time()?;
             let mut sys = base.clone();
@@ -438,6 +445,7 @@ impl<'c> State<'_, 'c> {
                 }
                 return Ok(None);
             };
+            grows |= self.layout.u.iter().any(|&u| sol[u] > 0);
             for &s in component {
                 let columns = self.layout.coeff[s]
                     .iter()
@@ -447,7 +455,7 @@ impl<'c> State<'_, 'c> {
                 }
             }
         }
-        Ok(Some(all))
+        Ok(Some((all, grows)))
     }
 
     /// `{ : n >= 0 }` for every parameter.

@@ -69,8 +69,8 @@ pub struct PlutoOptions {
     /// covariance and correlation 2-3x slower (their reductions' loops innermost).
     pub cost_per_component: bool,
     /// Also schedule with [`PlutoOptions::cost_per_component`] where a band of several
-    /// components ended with no parallel dimension, and keep that schedule when it has more
-    /// parallel band loops. The GPU targets set it: ludcmp's LU then runs `k` outermost with
+    /// components, whose shared distance bound grew with the parameters, ended with no
+    /// parallel dimension, and keep that schedule when it has more parallel band loops. The GPU targets set it: ludcmp's LU then runs `k` outermost with
     /// `j` parallel, a third of the launches.
     pub components_for_parallelism: bool,
 }
