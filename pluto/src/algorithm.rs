@@ -296,8 +296,11 @@ impl<'c> State<'_, 'c> {
     fn find_band(&mut self) -> Result<usize, PlutoError> {
         let band_pieces = self.pieces.clone();
         let t0 = std::time::Instant::now();
+        // With PlutoOptions::cost_per_component each component has its own bound on
+        // dependence distances (Pluto's `--per-cc-obj`); else one bound covers them all.
+        let linked = deltas::connected(self.rows.len(), &band_pieces);
         let components = if self.opts.cost_per_component {
-            self.components(&band_pieces)
+            linked.clone()
         } else {
             vec![(0..self.rows.len()).collect()]
         };
@@ -331,7 +334,7 @@ impl<'c> State<'_, 'c> {
         }
         // Only a bound that grows with the parameters can have let a component settle for
         // more than its own best (ludcmp's back substitution; adi's bands are bounded).
-        let several = unbounded && self.components(&band_pieces).len() > 1;
+        let several = unbounded && linked.len() > 1;
         if found > 0 {
             let t3 = std::time::Instant::now();
             self.close_band(start, found, band_pieces);
@@ -342,37 +345,6 @@ impl<'c> State<'_, 'c> {
             }
         }
         Ok(found)
-    }
-
-    /// The statements the band's dependence pieces link, as connected components. With
-    /// [`PlutoOptions::cost_per_component`] each has its own bound on dependence distances
-    /// (Pluto's `--per-cc-obj`).
-    fn components(&self, pieces: &[Piece<'c>]) -> Vec<Vec<usize>> {
-        let n = self.rows.len();
-        let mut leader: Vec<usize> = (0..n).collect();
-        fn find(leader: &mut [usize], s: usize) -> usize {
-            let mut r = s;
-            while leader[r] != r {
-                r = leader[r];
-            }
-            leader[s] = r;
-            r
-        }
-        for p in pieces {
-            let (a, b) = (find(&mut leader, p.src), find(&mut leader, p.sink));
-            leader[a.max(b)] = a.min(b);
-        }
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut index = vec![usize::MAX; n];
-        for s in 0..n {
-            let r = find(&mut leader, s);
-            if index[r] == usize::MAX {
-                index[r] = groups.len();
-                groups.push(Vec::new());
-            }
-            groups[index[r]].push(s);
-        }
-        groups
     }
 
     /// The legality and bounding constraints of `pieces`, with the coefficients' bounds.

@@ -185,6 +185,24 @@ pub(crate) fn band_marks<'c>(
     (marks, remaining)
 }
 
+/// The statements the pieces link, directly or not, as connected components (each sorted,
+/// in the order of their first statements).
+pub(crate) fn connected(n: usize, pieces: &[Piece]) -> Vec<Vec<usize>> {
+    let mut sets = petgraph::unionfind::UnionFind::<usize>::new(n);
+    for p in pieces {
+        sets.union(p.src, p.sink);
+    }
+    let labels = sets.into_labeling();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for s in 0..n {
+        match groups.iter_mut().find(|g| labels[g[0]] == labels[s]) {
+            Some(g) => g.push(s),
+            None => groups.push(vec![s]),
+        }
+    }
+    groups
+}
+
 /// Strongly connected components of the graph of the pieces over `n` statements, in
 /// topological order, each sorted.
 pub(crate) fn components(n: usize, pieces: &[Piece]) -> Vec<Vec<usize>> {

@@ -70,8 +70,9 @@ pub struct PlutoOptions {
     pub cost_per_component: bool,
     /// Also schedule with [`PlutoOptions::cost_per_component`] where a band of several
     /// components, whose shared distance bound grew with the parameters, ended with no
-    /// parallel dimension, and keep that schedule when it has more parallel band loops. The GPU targets set it: ludcmp's LU then runs `k` outermost with
-    /// `j` parallel, a third of the launches.
+    /// parallel dimension, and keep that schedule when it has more parallel band loops. The
+    /// GPU targets set it: ludcmp's LU then runs `k` outermost with `j` parallel, a third of
+    /// the launches.
     pub components_for_parallelism: bool,
 }
 

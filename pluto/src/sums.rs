@@ -35,7 +35,7 @@ pub(crate) fn blocked(scop: &Scop, schedule: &Schedule) -> bool {
     reductions::find(scop).iter().any(|r| {
         shape(schedule, r.statement).is_some_and(|(band, group)| {
             let one_parallel = leading_parallel(schedule, band, &group) == 1;
-            one_parallel && !alone(scop, &group, r)
+            one_parallel && !r.alone_among(scop, &group)
         })
     })
 }
@@ -47,12 +47,12 @@ fn split(ctx: &Ctx, scop: &Scop, schedule: &Schedule, found: &[Reduction], r: &R
     let Some((band, group)) = shape(schedule, r.statement) else {
         return false;
     };
-    if leading_parallel(schedule, band, &group) != 1 || !alone(scop, &group, r) {
+    if leading_parallel(schedule, band, &group) != 1 || !r.alone_among(scop, &group) {
         return false;
     }
     let sums: Vec<&Reduction> = found
         .iter()
-        .filter(|f| group.contains(&f.statement) && alone(scop, &group, f))
+        .filter(|f| group.contains(&f.statement) && f.alone_among(scop, &group))
         .collect();
     let relaxed = |d: &Dependence| {
         d.source == d.sink
@@ -97,15 +97,4 @@ fn leading_parallel(schedule: &Schedule, band: &Band, group: &[usize]) -> usize 
     (band.start..band.start + band.depth)
         .take_while(|&d| group.iter().all(|&s| schedule.loop_parallel[d][s]))
         .count()
-}
-
-/// Whether no statement of `group` but `r`'s own touches `r`'s accumulator.
-fn alone(scop: &Scop, group: &[usize], r: &Reduction) -> bool {
-    group.iter().all(|&t| {
-        t == r.statement
-            || scop.statements[t]
-                .accesses
-                .iter()
-                .all(|a| a.datum != r.datum)
-    })
 }

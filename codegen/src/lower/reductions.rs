@@ -140,16 +140,10 @@ impl Lowering<'_, '_> {
         accept: &dyn Fn(&reductions::Reduction) -> bool,
     ) -> Option<(Reductions, Vec<bool>)> {
         let scop = self.scop;
-        let alone = |s: usize, datum: &str| {
-            group
-                .statements
-                .iter()
-                .all(|&t| t == s || scop.statements[t].accesses.iter().all(|a| a.datum != datum))
-        };
         let stmts: Reductions = reductions::find(scop)
             .into_iter()
             .filter(|r| group.statements.contains(&r.statement))
-            .filter(|r| alone(r.statement, &r.datum))
+            .filter(|r| r.alone_among(scop, &group.statements))
             .filter(|r| accept(r))
             .filter_map(|r| {
                 let elem = &scop.symbols.get(&r.datum)?.elem_type;

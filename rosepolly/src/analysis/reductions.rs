@@ -64,6 +64,17 @@ pub struct Reduction {
     pub floating: bool,
 }
 
+impl Reduction {
+    /// Whether no statement of `stmts` but this one touches its accumulator: only then may
+    /// its updates combine in another order (another statement would see partial results, or
+    /// write the accumulator between them).
+    pub fn alone_among(&self, scop: &Scop, stmts: &[usize]) -> bool {
+        stmts
+            .iter()
+            .all(|&t| t == self.statement || !uses(&scop.statements[t], &self.datum))
+    }
+}
+
 /// The reductions of `scop`'s statements, in statement order.
 pub fn find(scop: &Scop) -> Vec<Reduction> {
     (0..scop.statements.len())
