@@ -695,6 +695,11 @@ impl Printer<'_> {
                     None => self.line(indent, &format!("{e};")),
                 }
             }
+            KNode::Registers(tile) => {
+                for l in tile.lines(self.scop, &self.opts.index_type) {
+                    self.line(indent, &l);
+                }
+            }
             KNode::Single(body) => {
                 let s = self.device().single();
                 self.line(indent, &format!("if ({s}) {{"));

@@ -67,7 +67,7 @@ fn visit(
             }
         }
         KNode::Points { body, .. } | KNode::Single(body) => visit(scop, body, loops, found),
-        KNode::Barrier => {}
+        KNode::Barrier | KNode::Registers(_) => {}
     }
 }
 

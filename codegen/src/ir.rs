@@ -59,6 +59,9 @@ pub enum KNode {
         args: Vec<Expr>,
         slot: usize,
     },
+    /// CPU, a full tile: a nest whose statement's elements stay in registers across its
+    /// middle loop, by blocks ([`crate::registers`]).
+    Registers(Box<crate::registers::RegisterTile>),
 }
 
 /// A work-item's private partial result of a reduction statement: `polyc_acc<slot>` of the
@@ -158,7 +161,10 @@ impl KNode {
                 body: Box::new(f(*body)),
             },
             KNode::Single(body) => KNode::Single(Box::new(f(*body))),
-            leaf @ (KNode::Stmt { .. } | KNode::Reduce { .. } | KNode::Barrier) => leaf,
+            leaf @ (KNode::Stmt { .. }
+            | KNode::Reduce { .. }
+            | KNode::Barrier
+            | KNode::Registers(_)) => leaf,
         }
     }
 
@@ -171,7 +177,9 @@ impl KNode {
                 .chain(other.as_deref())
                 .collect(),
             KNode::Points { body, .. } | KNode::Single(body) => vec![body],
-            KNode::Stmt { .. } | KNode::Reduce { .. } | KNode::Barrier => Vec::new(),
+            KNode::Stmt { .. } | KNode::Reduce { .. } | KNode::Barrier | KNode::Registers(_) => {
+                Vec::new()
+            }
         }
     }
 

@@ -32,6 +32,7 @@ pub mod names;
 pub mod openmp;
 pub mod outline;
 pub mod pipeline;
+pub mod registers;
 pub mod splice;
 pub mod staging;
 

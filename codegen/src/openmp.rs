@@ -15,7 +15,8 @@ use avelas_contract::{ConfigFns, C_TARGET_FNS};
 use crate::c::{self, COptions};
 use crate::host::{group_opening, indent, Labels, TileWalk};
 use crate::host_printer::{self, HostDialect};
-use crate::ir::{size, GroupCode, ScopData, ScopIr, TiledGroup, WorkBox};
+use crate::ir::{size, GroupCode, KNode, ScopData, ScopIr, TiledGroup, WorkBox};
+use crate::registers;
 
 /// Prints one lowered SCoP as C+OpenMP.
 pub struct OpenMp<'a> {
@@ -242,10 +243,7 @@ impl HostDialect for OpenMp<'_> {
                 let visit = match &t.full_body {
                     Some(full) => format!(
                         "if (polyc_full) {{\n{}}} else {{\n{}}}\n",
-                        indent(
-                            &self.specialised(t, c::print_k(&self.data, full, &body, None)),
-                            2
-                        ),
+                        indent(&self.specialised(t, full, &body), 2),
                         indent(&partial, 2)
                     ),
                     None => partial,
@@ -283,10 +281,20 @@ impl OpenMp<'_> {
     /// needs no remainder and its set-up is hoisted (jacobi-2d LARGE at 32,256,64: 0.21-0.25 s
     /// with the size a variable, 0.17-0.21 s specialised, as fast as `--fixed-tile-sizes`;
     /// docs/decisions.md). Inside each case a constant of the same name shadows the size.
-    fn specialised(&self, t: &TiledGroup, full: String) -> String {
-        let Some(k) = t.inner else { return full };
-        if self.fixed_sizes.is_some() || full.len() > SPECIALISED_MAX_BYTES {
-            return full;
+    /// Each copy for a constant size runs its nests by register blocks where they qualify
+    /// (`crate::registers`); so does the code of `--fixed-tile-sizes`.
+    fn specialised(&self, t: &TiledGroup, full: &KNode, opts: &COptions) -> String {
+        let print = |code: &KNode| c::print_k(&self.data, code, opts, None);
+        let Some(k) = t.inner else {
+            return print(full);
+        };
+        let blocked = |v: i64| print(&registers::apply(full.clone(), &self.data, k, v));
+        if let Some(sizes) = self.fixed_sizes {
+            return blocked(sizes[k.min(sizes.len() - 1)]);
+        }
+        let full_text = print(full);
+        if full_text.len() > SPECIALISED_MAX_BYTES {
+            return full_text;
         }
         let name = size(k);
         // A case whose size exceeds an array's extent is never a full tile, but gcc proves
@@ -303,11 +311,11 @@ impl OpenMp<'_> {
             let _ = writeln!(out, "case {v}: {{");
             let _ = writeln!(out, "  const long {name} = {v};");
             let _ = writeln!(out, "  (void){name};");
-            out.push_str(&indent(&full, 2));
+            out.push_str(&indent(&blocked(v), 2));
             let _ = writeln!(out, "}} break;");
         }
         let _ = writeln!(out, "default: {{");
-        out.push_str(&indent(&full, 2));
+        out.push_str(&indent(&full_text, 2));
         let _ = writeln!(out, "}}");
         out.push_str("}\n");
         out.push_str(

@@ -372,7 +372,7 @@ fn collect_loops(n: &KNode, out: &mut Vec<String>) {
             }
         }
         KNode::Points { body, .. } | KNode::Single(body) => collect_loops(body, out),
-        KNode::Stmt { .. } | KNode::Reduce { .. } | KNode::Barrier => {}
+        KNode::Stmt { .. } | KNode::Reduce { .. } | KNode::Barrier | KNode::Registers(_) => {}
     }
 }
 

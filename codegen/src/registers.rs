@@ -1,0 +1,608 @@
+//! Register tiles of full tiles on the C target: a block of instances of one statement keeps
+//! the elements it assigns in a local array, which the C compiler holds in registers, for the
+//! whole of the loop along which those elements stay the same.
+//!
+//! In a full tile of gemm, `for c0, for c2, for c1: C[c0][c1] += alpha * A[c0][c2] * B[c2][c1]`
+//! loads and stores `C[c0][c1]` at every instance: a store per multiply-add, which bounds the
+//! core at half its rate; in syr2k's, `c2` innermost, every instance waits for the previous
+//! one's store. gcc does not keep the element in a register across `c2` itself, even with
+//! `restrict`. Here the tile runs the two loops the element depends on by blocks; each block
+//! loads its elements once, runs the whole `c2` loop on them, and stores them once. gemm's
+//! blocks are two rows of vectors (`c1` innermost, unit-stride), syr2k's 4x2 scalars: gemm
+//! 1.6x, syr2k 3x faster per core (LARGE; `docs/decisions.md`, "Register tiles").
+//!
+//! The rewrite is legal whatever the schedule, by the shape of the nest alone:
+//! - the nest is three loops, each a tile dimension's whole range, around one statement,
+//!   which writes one element of one array;
+//! - that element does not depend on one of the loops (the reduction loop), and different
+//!   points of a block assign different elements (its subscripts are affine and injective in
+//!   the other two loop variables);
+//! - the statement reads the array nowhere but at that element.
+//!
+//! The other data the statement reads, nothing in the nest writes. So each element sees
+//! exactly its own updates, in the reduction loop's order (the same values to the last bit),
+//! and nothing else reads it in between.
+
+use std::collections::BTreeMap;
+
+use rosepolly::model::expr::{BinaryOp, Expr};
+use rosepolly::syntax::to_affine;
+
+use crate::c::statement_instance;
+use crate::ir::{origin, size, KLoop, KNode, ScopData};
+
+/// The shape of a register block: `rows` instances along its outer loop, `cols` along its
+/// inner one.
+///
+/// Measured on gemm LARGE (one thread, gcc 12, `-O3 -march=native -ffp-contract=off`,
+/// polyc's flags), where the block's rows are vectors: 170 ms without blocks; blocks of 2x16
+/// doubles 110 ms, 4x16 116 ms, 1x16 122 ms, 2x8 127 ms, 4x4 162 ms, 3x8 184 ms, 4x8 211 ms
+/// (gcc's SLP vectoriser leaves half of a 4x8 block scalar). On syr2k LARGE, whose element
+/// is the same along the innermost loop and whose rows are scalars: 595 ms without blocks,
+/// 4x2 188 ms, 2x2 198 ms, 8x2 199 ms, 1x1 265 ms, 4x4 243 ms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub rows: i64,
+    pub cols: i64,
+}
+
+/// Blocks whose rows the C compiler vectorises (the inner loop the innermost, every access
+/// along it unit-stride): two rows of 128 bytes, eight AVX2 registers. None for an element
+/// type this does not know.
+pub fn vector_shape(elem: &str) -> Option<Shape> {
+    let bytes = match elem {
+        "double" | "long" | "long int" | "unsigned long" | "long long" => 8,
+        "float" | "int" | "unsigned" | "unsigned int" => 4,
+        _ => return None,
+    };
+    Some(Shape {
+        rows: 2,
+        cols: 128 / bytes,
+    })
+}
+
+/// Blocks of scalars: eight independent chains of updates.
+pub const SCALAR_SHAPE: Shape = Shape { rows: 4, cols: 2 };
+
+/// A block loop of a register tile: its variable runs over a tile dimension's points
+/// (`origin .. origin + size`) by blocks of `block`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockLoop {
+    /// The nest's loop variable (the statement's instance names it).
+    pub var: String,
+    /// The tile dimension.
+    pub dim: usize,
+    pub block: i64,
+}
+
+/// A nest of a full tile rewritten into register blocks (see the module's documentation):
+/// the blocks walk the two loops the assigned element depends on (`outer`, `inner`, in the
+/// nest's order); in each block, `reduction`, the loop the element does not depend on, runs
+/// around the block's instances.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegisterTile {
+    pub outer: BlockLoop,
+    /// The header of the loop along which the block's elements stay (its body is the
+    /// block): a tile dimension's range.
+    pub reduction: KLoop,
+    pub inner: BlockLoop,
+    pub stmt: usize,
+    pub args: Vec<Expr>,
+    /// The C type of the elements the block holds.
+    pub elem: String,
+}
+
+/// The full tile's code with each nest that qualifies run by register blocks, under a test
+/// that the sizes of the tile dimensions it blocks are multiples of the block's (the nest as
+/// it was otherwise). `inner`: the tile dimension of the innermost loops; `inner_size`: its
+/// size, a constant in this copy of the code.
+pub fn apply(code: KNode, data: &ScopData, inner: usize, inner_size: i64) -> KNode {
+    if let Some(tile) = register_tile(&code, data, inner, inner_size) {
+        let multiple = |b: &BlockLoop| {
+            Expr::binary(
+                BinaryOp::Eq,
+                Expr::binary(BinaryOp::Mod, Expr::var(size(b.dim)), Expr::int(b.block)),
+                Expr::int(0),
+            )
+        };
+        // The constant size was checked here.
+        let tests = [&tile.outer, &tile.inner]
+            .into_iter()
+            .filter(|b| b.dim != inner)
+            .map(multiple);
+        return KNode::If {
+            cond: Expr::all(tests),
+            then: Box::new(KNode::Registers(Box::new(tile))),
+            other: Some(Box::new(code)),
+        };
+    }
+    code.map_children(&mut |c| apply(c, data, inner, inner_size))
+}
+
+/// `n` as a register tile, when it is a nest that qualifies.
+fn register_tile(
+    n: &KNode,
+    data: &ScopData,
+    inner: usize,
+    inner_size: i64,
+) -> Option<RegisterTile> {
+    let KNode::For(l0) = n else { return None };
+    let KNode::For(l1) = single(&l0.body) else {
+        return None;
+    };
+    let KNode::For(l2) = single(&l1.body) else {
+        return None;
+    };
+    let KNode::Stmt { stmt, args } = single(&l2.body) else {
+        return None;
+    };
+    // Every loop a tile dimension's whole range: the reduction loop runs (a block that
+    // loaded and stored its elements without updating them could undo another thread's
+    // update), and no loop's bounds depend on another's variable.
+    let loops = [l0, l1, l2];
+    let dims: Vec<usize> = loops
+        .iter()
+        .map(|l| tile_dimension(l))
+        .collect::<Option<_>>()?;
+    let vars = loops.map(|l| l.var.as_str());
+    let held = held_element(data, *stmt, args, vars)?;
+    let r = held.reduction;
+    let (a, b) = match r {
+        0 => (1, 2),
+        1 => (0, 2),
+        _ => (0, 1),
+    };
+    let shape = match vector_shape(&held.elem) {
+        Some(v) if b == 2 && held.unit_stride && inner_size % v.cols == 0 => v,
+        _ => SCALAR_SHAPE,
+    };
+    let block = |k: usize, block: i64| BlockLoop {
+        var: vars[k].to_string(),
+        dim: dims[k],
+        block,
+    };
+    let (outer, inner_block) = (block(a, shape.rows), block(b, shape.cols));
+    if [&outer, &inner_block]
+        .iter()
+        .any(|x| x.dim == inner && inner_size % x.block != 0)
+    {
+        return None;
+    }
+    Some(RegisterTile {
+        outer,
+        reduction: KLoop {
+            body: Box::new(KNode::Block(Vec::new())),
+            ..loops[r].clone()
+        },
+        inner: inner_block,
+        stmt: *stmt,
+        args: args.clone(),
+        elem: held.elem,
+    })
+}
+
+/// A block's only node, or the node itself.
+fn single(n: &KNode) -> &KNode {
+    match n {
+        KNode::Block(v) if v.len() == 1 => single(&v[0]),
+        other => other,
+    }
+}
+
+/// The tile dimension `k` a loop runs over whole, `for (v = o_k; v < o_k + T_k; v++)` (a
+/// full tile's loop, at least one iteration).
+fn tile_dimension(l: &KLoop) -> Option<usize> {
+    let Expr::Var(init) = &l.init else {
+        return None;
+    };
+    let k: usize = init.strip_prefix("polyc_o")?.parse().ok()?;
+    let Expr::Binary {
+        op: BinaryOp::Lt,
+        lhs,
+        rhs,
+    } = &l.cond
+    else {
+        return None;
+    };
+    let bound = to_affine(rhs)?.linear()?;
+    let expected = BTreeMap::from([(origin(k), 1), (size(k), 1)]);
+    (l.step == 1 && **lhs == Expr::var(&l.var) && bound.constant == 0 && bound.coeffs == expected)
+        .then_some(k)
+}
+
+/// What a register block holds of a nest's statement.
+struct Held {
+    /// The position in the nest of the loop the element does not depend on.
+    reduction: usize,
+    /// Its C type.
+    elem: String,
+    /// Whether every access walks memory by one element, or not at all, along the
+    /// innermost loop.
+    unit_stride: bool,
+}
+
+/// The element statement `stmt`'s instance at `args` assigns in a nest of loops over `vars`,
+/// when a register block can hold it: the element does not depend on one of the loops, the
+/// other two tell its values apart (its subscripts are affine and injective in them), and the
+/// statement reads the array at that element only.
+fn held_element(data: &ScopData, stmt: usize, args: &[Expr], vars: [&str; 3]) -> Option<Held> {
+    let instance = statement_instance(data, stmt, args, false);
+    let Expr::Assign { lhs, .. } = &instance else {
+        return None;
+    };
+    let Expr::Index { array, subscripts } = lhs.as_ref() else {
+        return None;
+    };
+    let mut coeffs = Vec::new();
+    for s in subscripts {
+        let l = to_affine(s)?.linear()?;
+        coeffs.push(vars.map(|v| l.coeffs.get(v).copied().unwrap_or(0)));
+    }
+    let reduction = (0..3).find(|&k| coeffs.iter().all(|c| c[k] == 0))?;
+    let (a, b) = match reduction {
+        0 => (1, 2),
+        1 => (0, 2),
+        _ => (0, 1),
+    };
+    let injective = coeffs
+        .iter()
+        .any(|x| coeffs.iter().any(|y| x[a] * y[b] - x[b] * y[a] != 0));
+    let mut other_access = false;
+    let mut unit_stride = true;
+    instance.walk(&mut |e| {
+        if let Expr::Index {
+            array: name,
+            subscripts,
+        } = e
+        {
+            other_access |= name == array && e != lhs.as_ref();
+            unit_stride &= walks_by_one(subscripts, vars[2]);
+        }
+    });
+    if !injective || other_access {
+        return None;
+    }
+    let elem = data
+        .data
+        .iter()
+        .find(|d| crate::names::user(&d.name) == *array)?
+        .elem
+        .clone();
+    Some(Held {
+        reduction,
+        elem,
+        unit_stride,
+    })
+}
+
+/// Whether an access with these subscripts walks memory by one element as `var` grows, or
+/// not at all: `var` only in the last subscript, with coefficient 1. Otherwise the C compiler
+/// gathers a vector block's row element by element, and it loses to a block of scalars
+/// (syrk's `A[c1][c2]`, `c1` innermost, LARGE, one thread: 160 ms without blocks, 2x16
+/// 243 ms, 4x2 scalars 123 ms).
+fn walks_by_one(subscripts: &[Expr], var: &str) -> bool {
+    let coeff = |s: &Expr| {
+        let mut vars = Vec::new();
+        collect_vars(s, &mut vars);
+        if !vars.iter().any(|v| v == var) {
+            return Some(0);
+        }
+        to_affine(s)?.linear()?.coeffs.get(var).copied()
+    };
+    let Some((last, rest)) = subscripts.split_last() else {
+        return true;
+    };
+    rest.iter().all(|s| coeff(s) == Some(0)) && matches!(coeff(last), Some(0 | 1))
+}
+
+fn collect_vars(e: &Expr, out: &mut Vec<String>) {
+    e.walk(&mut |x| {
+        if let Expr::Var(v) = x {
+            out.push(v.clone());
+        }
+    });
+}
+
+impl RegisterTile {
+    /// The tile's C code, one line per item, indented from 0 (host code; `ty` is the type of
+    /// loop variables).
+    pub fn lines(&self, scop: &ScopData, ty: &str) -> Vec<String> {
+        let (o, i) = (&self.outer, &self.inner);
+        let (ob, ib) = (format!("polyc_rb{}", o.dim), format!("polyc_rb{}", i.dim));
+        let instance = statement_instance(scop, self.stmt, &self.args, false);
+        let Expr::Assign { lhs: target, .. } = &instance else {
+            unreachable!("a register tile's statement is an assignment (checked)")
+        };
+        let target = target.as_ref().clone();
+        let offset =
+            |var: &str, block: &str| Expr::binary(BinaryOp::Sub, Expr::var(var), Expr::var(block));
+        let reg = Expr::Index {
+            array: "polyc_reg".into(),
+            subscripts: vec![offset(&o.var, &ob), offset(&i.var, &ib)],
+        };
+        let update = instance.map(&mut |x| if x == target { reg.clone() } else { x });
+        let block_loops = |body: String, depth: usize| {
+            let pad = |d: usize| " ".repeat(2 * d);
+            vec![
+                format!(
+                    "{}for ({ty} {} = {ob}; {} < {ob} + {}; {}++)",
+                    pad(depth),
+                    o.var,
+                    o.var,
+                    o.block,
+                    o.var
+                ),
+                format!(
+                    "{}for ({ty} {} = {ib}; {} < {ib} + {}; {}++)",
+                    pad(depth + 1),
+                    i.var,
+                    i.var,
+                    i.block,
+                    i.var
+                ),
+                format!("{}{body}", pad(depth + 2)),
+            ]
+        };
+        let header = |var: &str, dim: usize, block: i64| {
+            format!(
+                "for ({ty} {var} = {o}; {var} < {o} + {t}; {var} += {block}) {{",
+                o = origin(dim),
+                t = size(dim)
+            )
+        };
+        let m = &self.reduction;
+        let (init, cond) = (
+            crate::c::host_control(&scop.params, &m.init),
+            crate::c::host_control(&scop.params, &m.cond),
+        );
+        let mut out = vec![
+            header(&ob, o.dim, o.block),
+            format!("  {}", header(&ib, i.dim, i.block)),
+            format!("    {} polyc_reg[{}][{}];", self.elem, o.block, i.block),
+        ];
+        out.extend(block_loops(format!("{reg} = {target};"), 2));
+        out.push(format!(
+            "    for ({ty} {v} = {init}; {cond}; {v}++) {{",
+            v = m.var
+        ));
+        out.extend(block_loops(format!("{update};"), 3));
+        out.push("    }".into());
+        out.extend(block_loops(format!("{target} = {reg};"), 2));
+        out.push("  }".into());
+        out.push("}".into());
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{DatumData, StatementData};
+    use rosepolly::model::ctype::IntType;
+    use rosepolly::model::expr::AssignOp;
+    use rosepolly::model::Casts;
+
+    fn v(name: &str) -> Expr {
+        Expr::var(name)
+    }
+    fn at(array: &str, subscripts: &[&str]) -> Expr {
+        Expr::Index {
+            array: array.into(),
+            subscripts: subscripts.iter().map(|s| v(s)).collect(),
+        }
+    }
+    fn mul(a: Expr, b: Expr) -> Expr {
+        Expr::binary(BinaryOp::Mul, a, b)
+    }
+
+    /// A SCoP of one statement `lhs += rhs` over iterators i, j, k, and its data.
+    fn scop(lhs: Expr, rhs: Expr) -> ScopData {
+        let datum = |name: &str| DatumData {
+            name: name.into(),
+            elem: "double".into(),
+            extents: vec![None, None],
+            written: name == "C",
+            expands: None,
+        };
+        ScopData {
+            params: Vec::new(),
+            statements: vec![StatementData {
+                body: Expr::Assign {
+                    op: AssignOp::Add,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                iterators: vec!["i".into(), "j".into(), "k".into()],
+                iterator_types: vec![IntType::INT; 3],
+                casts: Casts::default(),
+            }],
+            data: ["A", "B", "C"].into_iter().map(datum).collect(),
+        }
+    }
+
+    /// A full tile's loop over tile dimension `k` around `body`.
+    fn tile_loop(var: &str, k: usize, body: KNode) -> KNode {
+        KNode::For(KLoop {
+            var: var.into(),
+            init: v(&origin(k)),
+            cond: Expr::binary(
+                BinaryOp::Lt,
+                v(var),
+                Expr::binary(BinaryOp::Add, v(&origin(k)), v(&size(k))),
+            ),
+            step: 1,
+            body: Box::new(body),
+            parallel: false,
+        })
+    }
+
+    /// gemm's full tile: c0 (i), c2 (k), c1 (j) innermost, tile dimension 1.
+    fn nest() -> KNode {
+        let stmt = KNode::Stmt {
+            stmt: 0,
+            args: vec![v("c0"), v("c1"), v("c2")],
+        };
+        tile_loop("c0", 0, tile_loop("c2", 2, tile_loop("c1", 1, stmt)))
+    }
+
+    fn blocked(data: &ScopData, inner_size: i64) -> bool {
+        let code = apply(nest(), data, 1, inner_size);
+        code.any(&|n| matches!(n, KNode::Registers(_)))
+    }
+
+    fn gemm() -> ScopData {
+        scop(
+            at("C", &["i", "j"]),
+            mul(at("A", &["i", "k"]), at("B", &["k", "j"])),
+        )
+    }
+
+    #[test]
+    fn gemm_runs_by_blocks_of_two_rows_of_sixteen_doubles() {
+        let data = gemm();
+        let code = apply(nest(), &data, 1, 32);
+        let KNode::If { cond, then, other } = &code else {
+            panic!("expected a test of the outer size, got {code:?}");
+        };
+        assert_eq!(cond.to_string(), "polyc_T0 % 2 == 0");
+        assert_eq!(
+            other.as_deref(),
+            Some(&nest()),
+            "the nest as it was otherwise"
+        );
+        let KNode::Registers(tile) = then.as_ref() else {
+            panic!("expected a register tile");
+        };
+        assert_eq!((tile.outer.block, tile.inner.block), (2, 16));
+        assert_eq!(
+            (tile.outer.dim, tile.inner.dim, tile.reduction.var.as_str()),
+            (0, 1, "c2")
+        );
+        let text = tile.lines(&data, "long").join("\n");
+        assert!(text.contains("double polyc_reg[2][16];"), "{text}");
+        assert!(
+            text.contains("polyc_reg[c0 - polyc_rb0][c1 - polyc_rb1] += A[c0][c2] * B[c2][c1];"),
+            "{text}"
+        );
+        assert!(
+            text.contains("C[c0][c1] = polyc_reg[c0 - polyc_rb0][c1 - polyc_rb1];"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_size_that_is_not_a_multiple_of_a_vector_row_takes_scalars() {
+        let shape = |inner_size| match apply(nest(), &gemm(), 1, inner_size) {
+            KNode::If { then, .. } => match *then {
+                KNode::Registers(t) => (t.outer.block, t.inner.block),
+                other => panic!("{other:?}"),
+            },
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(shape(64), (2, 16));
+        assert_eq!(shape(24), (4, 2));
+        assert!(!blocked(&gemm(), 7));
+    }
+
+    #[test]
+    fn an_element_every_loop_moves_is_not_held() {
+        let data = scop(
+            at("C", &["i", "j", "k"]),
+            mul(at("A", &["i", "k"]), at("B", &["k", "j"])),
+        );
+        assert!(!blocked(&data, 32));
+    }
+
+    #[test]
+    fn an_element_the_same_along_the_innermost_loop_is_held_by_scalars() {
+        // syr2k's order: C[i][k] in the nest c0 (i), c2 (k), c1 (j) is the same along c1.
+        let data = scop(
+            at("C", &["i", "k"]),
+            mul(at("A", &["i", "j"]), at("B", &["k", "j"])),
+        );
+        let code = apply(nest(), &data, 1, 32);
+        let KNode::If { cond, then, .. } = &code else {
+            panic!("expected a test of the sizes, got {code:?}");
+        };
+        assert_eq!(cond.to_string(), "polyc_T0 % 4 == 0 && polyc_T2 % 2 == 0");
+        let KNode::Registers(tile) = then.as_ref() else {
+            panic!("expected a register tile");
+        };
+        assert_eq!(tile.reduction.var, "c1");
+        assert_eq!(
+            (tile.outer.var.as_str(), tile.inner.var.as_str()),
+            ("c0", "c2")
+        );
+        assert_eq!((tile.outer.block, tile.inner.block), (4, 2));
+    }
+
+    #[test]
+    fn a_block_whose_points_share_an_element_is_not_held() {
+        // C[i][i]: the two columns of a row would update one element in two registers.
+        let data = scop(
+            at("C", &["i", "i"]),
+            mul(at("A", &["i", "k"]), at("B", &["k", "j"])),
+        );
+        assert!(!blocked(&data, 32));
+    }
+
+    #[test]
+    fn a_read_of_the_array_elsewhere_is_not_held() {
+        // lu's update: C[i][k] may be an element a register holds.
+        let data = scop(
+            at("C", &["i", "j"]),
+            mul(at("C", &["i", "k"]), at("B", &["k", "j"])),
+        );
+        assert!(!blocked(&data, 32));
+        // The element itself read again is the register.
+        let data = scop(
+            at("C", &["i", "j"]),
+            mul(at("C", &["i", "j"]), at("B", &["k", "j"])),
+        );
+        assert!(blocked(&data, 32));
+    }
+
+    #[test]
+    fn rows_the_inner_loop_reads_across_are_blocks_of_scalars() {
+        // syrk's A[j][k], j innermost: a vector would gather it element by element.
+        let data = scop(
+            at("C", &["i", "j"]),
+            mul(at("A", &["i", "k"]), at("A", &["j", "k"])),
+        );
+        let code = apply(nest(), &data, 1, 32);
+        let KNode::If { then, .. } = &code else {
+            panic!("expected a test of the sizes, got {code:?}");
+        };
+        let KNode::Registers(tile) = then.as_ref() else {
+            panic!("expected a register tile");
+        };
+        assert_eq!((tile.outer.block, tile.inner.block), (4, 2));
+    }
+
+    #[test]
+    fn a_nest_with_two_statements_or_a_guard_is_not_blocked() {
+        let data = gemm();
+        let stmt = KNode::Stmt {
+            stmt: 0,
+            args: vec![v("c0"), v("c1"), v("c2")],
+        };
+        let two = KNode::Block(vec![stmt.clone(), stmt.clone()]);
+        let guarded = KNode::If {
+            cond: Expr::binary(BinaryOp::Ge, v("c1"), v("c0")),
+            then: Box::new(stmt),
+            other: None,
+        };
+        for body in [two, guarded] {
+            let code = tile_loop("c0", 0, tile_loop("c2", 2, tile_loop("c1", 1, body)));
+            let out = apply(code.clone(), &data, 1, 32);
+            assert_eq!(out, code);
+        }
+    }
+
+    #[test]
+    fn vector_rows_fill_eight_vector_registers() {
+        assert_eq!(vector_shape("double"), Some(Shape { rows: 2, cols: 16 }));
+        assert_eq!(vector_shape("float"), Some(Shape { rows: 2, cols: 32 }));
+        assert_eq!(vector_shape("char"), None);
+    }
+}
