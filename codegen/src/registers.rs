@@ -25,7 +25,7 @@
 
 use std::collections::BTreeMap;
 
-use rosepolly::model::expr::{BinaryOp, Expr};
+use rosepolly::model::expr::{BinaryOp, Expr, UnaryOp};
 use rosepolly::syntax::to_affine;
 
 use crate::c::statement_instance;
@@ -161,6 +161,9 @@ fn register_tile(
         dim: dims[k],
         block,
     };
+    if !injective(&held.coeffs, (a, b), shape) {
+        return None;
+    }
     let (outer, inner_block) = (block(a, shape.rows), block(b, shape.cols));
     if [&outer, &inner_block]
         .iter()
@@ -214,6 +217,8 @@ fn tile_dimension(l: &KLoop) -> Option<usize> {
 struct Held {
     /// The position in the nest of the loop the element does not depend on.
     reduction: usize,
+    /// Per subscript of the element, the coefficients of the nest's loop variables.
+    coeffs: Vec<[i64; 3]>,
     /// Its C type.
     elem: String,
     /// Whether every access walks memory by one element, or not at all, along the
@@ -223,8 +228,9 @@ struct Held {
 
 /// The element statement `stmt`'s instance at `args` assigns in a nest of loops over `vars`,
 /// when a register block can hold it: the element does not depend on one of the loops, the
-/// other two tell its values apart (its subscripts are affine and injective in them), and the
-/// statement reads the array at that element only.
+/// subscripts are affine in the loops' variables (a block's points must then assign
+/// different elements, [`injective`]), and the statement reads the array at that element
+/// only.
 fn held_element(data: &ScopData, stmt: usize, args: &[Expr], vars: [&str; 3]) -> Option<Held> {
     let instance = statement_instance(data, stmt, args, false);
     let Expr::Assign { lhs, .. } = &instance else {
@@ -233,20 +239,11 @@ fn held_element(data: &ScopData, stmt: usize, args: &[Expr], vars: [&str; 3]) ->
     let Expr::Index { array, subscripts } = lhs.as_ref() else {
         return None;
     };
-    let mut coeffs = Vec::new();
-    for s in subscripts {
-        let l = to_affine(s)?.linear()?;
-        coeffs.push(vars.map(|v| l.coeffs.get(v).copied().unwrap_or(0)));
-    }
-    let reduction = (0..3).find(|&k| coeffs.iter().all(|c| c[k] == 0))?;
-    let (a, b) = match reduction {
-        0 => (1, 2),
-        1 => (0, 2),
-        _ => (0, 1),
-    };
-    let injective = coeffs
+    let coeffs: Vec<[i64; 3]> = subscripts
         .iter()
-        .any(|x| coeffs.iter().any(|y| x[a] * y[b] - x[b] * y[a] != 0));
+        .map(|s| coefficients(s, vars))
+        .collect::<Option<_>>()?;
+    let reduction = (0..3).find(|&k| coeffs.iter().all(|c| c[k] == 0))?;
     let mut other_access = false;
     let mut unit_stride = true;
     instance.walk(&mut |e| {
@@ -256,10 +253,10 @@ fn held_element(data: &ScopData, stmt: usize, args: &[Expr], vars: [&str; 3]) ->
         } = e
         {
             other_access |= name == array && e != lhs.as_ref();
-            unit_stride &= walks_by_one(subscripts, vars[2]);
+            unit_stride &= walks_by_one(subscripts, vars);
         }
     });
-    if !injective || other_access {
+    if other_access {
         return None;
     }
     let elem = data
@@ -270,8 +267,72 @@ fn held_element(data: &ScopData, stmt: usize, args: &[Expr], vars: [&str; 3]) ->
         .clone();
     Some(Held {
         reduction,
+        coeffs,
         elem,
         unit_stride,
+    })
+}
+
+/// The coefficients of `vars` in the subscript `e`, when it is affine in them: a sum of
+/// multiples of them (by integer literals) and of terms without them (`c1 * nq`, an outer
+/// loop's variable times a parameter, in an expanded array's flat subscript).
+fn coefficients(e: &Expr, vars: [&str; 3]) -> Option<[i64; 3]> {
+    let mut free = true;
+    e.walk(&mut |x| free &= !matches!(x, Expr::Var(v) if vars.contains(&v.as_str())));
+    if free {
+        return Some([0; 3]);
+    }
+    let combine = |a: [i64; 3], b: [i64; 3], k: i64| {
+        Some([
+            a[0].checked_add(b[0].checked_mul(k)?)?,
+            a[1].checked_add(b[1].checked_mul(k)?)?,
+            a[2].checked_add(b[2].checked_mul(k)?)?,
+        ])
+    };
+    match e {
+        Expr::Var(v) => {
+            let k = vars.iter().position(|x| x == v)?;
+            let mut c = [0; 3];
+            c[k] = 1;
+            Some(c)
+        }
+        Expr::Unary {
+            op: UnaryOp::Neg,
+            operand,
+        } => combine([0; 3], coefficients(operand, vars)?, -1),
+        Expr::Binary { op, lhs, rhs } => match (op, lhs.as_ref(), rhs.as_ref()) {
+            (BinaryOp::Add, l, r) => combine(coefficients(l, vars)?, coefficients(r, vars)?, 1),
+            (BinaryOp::Sub, l, r) => combine(coefficients(l, vars)?, coefficients(r, vars)?, -1),
+            (BinaryOp::Mul, l, r) => match (literal(l), literal(r)) {
+                (Some(k), None) => combine([0; 3], coefficients(r, vars)?, k),
+                (None, Some(k)) => combine([0; 3], coefficients(l, vars)?, k),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The value of an integer literal, or of one cast to a type that holds it (`(long)160`).
+fn literal(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Int { value, .. } => Some(*value),
+        Expr::Cast { ty, expr } if matches!(ty.as_str(), "long" | "int") => {
+            literal(expr).filter(|v| i32::try_from(*v).is_ok())
+        }
+        _ => None,
+    }
+}
+
+/// Whether the points of a block of `rows` x `cols` along the nest's loops `a` and `b`
+/// assign different elements: no nonzero step within the block leaves every subscript the
+/// same.
+fn injective(coeffs: &[[i64; 3]], (a, b): (usize, usize), shape: Shape) -> bool {
+    let steps = |n: i64| -(n - 1)..n;
+    steps(shape.rows).all(|da| {
+        steps(shape.cols)
+            .all(|db| (da, db) == (0, 0) || coeffs.iter().any(|c| c[a] * da + c[b] * db != 0))
     })
 }
 
@@ -280,27 +341,12 @@ fn held_element(data: &ScopData, stmt: usize, args: &[Expr], vars: [&str; 3]) ->
 /// gathers a vector block's row element by element, and it loses to a block of scalars
 /// (syrk's `A[c1][c2]`, `c1` innermost, LARGE, one thread: 160 ms without blocks, 2x16
 /// 243 ms, 4x2 scalars 123 ms).
-fn walks_by_one(subscripts: &[Expr], var: &str) -> bool {
-    let coeff = |s: &Expr| {
-        let mut vars = Vec::new();
-        collect_vars(s, &mut vars);
-        if !vars.iter().any(|v| v == var) {
-            return Some(0);
-        }
-        to_affine(s)?.linear()?.coeffs.get(var).copied()
-    };
+fn walks_by_one(subscripts: &[Expr], vars: [&str; 3]) -> bool {
+    let along = |s: &Expr| coefficients(s, vars).map(|c| c[2]);
     let Some((last, rest)) = subscripts.split_last() else {
         return true;
     };
-    rest.iter().all(|s| coeff(s) == Some(0)) && matches!(coeff(last), Some(0 | 1))
-}
-
-fn collect_vars(e: &Expr, out: &mut Vec<String>) {
-    e.walk(&mut |x| {
-        if let Expr::Var(v) = x {
-            out.push(v.clone());
-        }
-    });
+    rest.iter().all(|s| along(s) == Some(0)) && matches!(along(last), Some(0 | 1))
 }
 
 impl RegisterTile {
@@ -597,6 +643,45 @@ mod tests {
             let out = apply(code.clone(), &data, 1, 32);
             assert_eq!(out, code);
         }
+    }
+
+    /// `W[e]` with a flat subscript `e` over i, j.
+    fn flat(e: Expr) -> ScopData {
+        let mut data = scop(
+            Expr::Index {
+                array: "C".into(),
+                subscripts: vec![e],
+            },
+            mul(at("A", &["i", "k"]), at("B", &["k", "j"])),
+        );
+        data.data[2].extents = vec![None];
+        data
+    }
+
+    #[test]
+    fn a_flat_subscript_is_held_where_the_block_tells_its_elements_apart() {
+        // doitgen's expanded sum[(r * nq + q) * 160 + p]: rows 160 apart, a block's 16
+        // columns in between.
+        let row = Expr::binary(
+            BinaryOp::Add,
+            Expr::binary(BinaryOp::Mul, v("n"), v("k0")),
+            v("i"),
+        );
+        let e = Expr::binary(
+            BinaryOp::Add,
+            mul(row, Expr::cast("long", Expr::int(160))),
+            v("j"),
+        );
+        assert!(blocked(&flat(e), 32));
+        // i + j: (i + 1, j - 1) is the same element as (i, j).
+        let e = Expr::binary(BinaryOp::Add, v("i"), v("j"));
+        assert!(!blocked(&flat(e), 32));
+        // 8 * i + j: a row of 16 overlaps the next one.
+        let e = Expr::binary(BinaryOp::Add, mul(Expr::int(8), v("i")), v("j"));
+        assert!(!blocked(&flat(e), 32));
+        // i * n + j: not affine in the loops.
+        let e = Expr::binary(BinaryOp::Add, mul(v("i"), v("n")), v("j"));
+        assert!(!blocked(&flat(e), 32));
     }
 
     #[test]
