@@ -281,20 +281,20 @@ impl OpenMp<'_> {
     /// needs no remainder and its set-up is hoisted (jacobi-2d LARGE at 32,256,64: 0.21-0.25 s
     /// with the size a variable, 0.17-0.21 s specialised, as fast as `--fixed-tile-sizes`;
     /// docs/decisions.md). Inside each case a constant of the same name shadows the size.
-    /// Each copy for a constant size runs its nests by register blocks where they qualify
-    /// (`crate::registers`); so does the code of `--fixed-tile-sizes`.
+    /// Every copy runs its nests by register blocks where they qualify (`crate::registers`),
+    /// under a test of the sizes that are not constants; so does the code of
+    /// `--fixed-tile-sizes`.
     fn specialised(&self, t: &TiledGroup, full: &KNode, opts: &COptions) -> String {
         let print = |code: &KNode| c::print_k(&self.data, code, opts, None);
         let Some(k) = t.inner else {
             return print(full);
         };
-        let blocked = |v: i64| print(&registers::apply(full.clone(), &self.data, k, v));
+        let blocked = |v: Option<i64>| print(&registers::apply(full.clone(), &self.data, k, v));
         if let Some(sizes) = self.fixed_sizes {
-            return blocked(sizes[k.min(sizes.len() - 1)]);
+            return blocked(Some(sizes[k.min(sizes.len() - 1)]));
         }
-        let full_text = print(full);
-        if full_text.len() > SPECIALISED_MAX_BYTES {
-            return full_text;
+        if print(full).len() > SPECIALISED_MAX_BYTES {
+            return blocked(None);
         }
         let name = size(k);
         // A case whose size exceeds an array's extent is never a full tile, but gcc proves
@@ -311,11 +311,11 @@ impl OpenMp<'_> {
             let _ = writeln!(out, "case {v}: {{");
             let _ = writeln!(out, "  const long {name} = {v};");
             let _ = writeln!(out, "  (void){name};");
-            out.push_str(&indent(&blocked(v), 2));
+            out.push_str(&indent(&blocked(Some(v)), 2));
             let _ = writeln!(out, "}} break;");
         }
         let _ = writeln!(out, "default: {{");
-        out.push_str(&indent(&full_text, 2));
+        out.push_str(&indent(&blocked(None), 2));
         let _ = writeln!(out, "}}");
         out.push_str("}\n");
         out.push_str(

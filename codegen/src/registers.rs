@@ -95,8 +95,8 @@ pub struct RegisterTile {
 /// The full tile's code with each nest that qualifies run by register blocks, under a test
 /// that the sizes of the tile dimensions it blocks are multiples of the block's (the nest as
 /// it was otherwise). `inner`: the tile dimension of the innermost loops; `inner_size`: its
-/// size, a constant in this copy of the code.
-pub fn apply(code: KNode, data: &ScopData, inner: usize, inner_size: i64) -> KNode {
+/// size where it is a constant in this copy of the code (the test is then made here).
+pub fn apply(code: KNode, data: &ScopData, inner: usize, inner_size: Option<i64>) -> KNode {
     if let Some(tile) = register_tile(&code, data, inner, inner_size) {
         let multiple = |b: &BlockLoop| {
             Expr::binary(
@@ -108,7 +108,7 @@ pub fn apply(code: KNode, data: &ScopData, inner: usize, inner_size: i64) -> KNo
         // The constant size was checked here.
         let tests = [&tile.outer, &tile.inner]
             .into_iter()
-            .filter(|b| b.dim != inner)
+            .filter(|b| b.dim != inner || inner_size.is_none())
             .map(multiple);
         return KNode::If {
             cond: Expr::all(tests),
@@ -124,7 +124,7 @@ fn register_tile(
     n: &KNode,
     data: &ScopData,
     inner: usize,
-    inner_size: i64,
+    inner_size: Option<i64>,
 ) -> Option<RegisterTile> {
     let KNode::For(l0) = n else { return None };
     let KNode::For(l1) = single(&l0.body) else {
@@ -153,7 +153,7 @@ fn register_tile(
         _ => (0, 1),
     };
     let shape = match vector_shape(&held.elem) {
-        Some(v) if b == 2 && held.unit_stride && inner_size % v.cols == 0 => v,
+        Some(v) if b == 2 && held.unit_stride && inner_size.is_none_or(|n| n % v.cols == 0) => v,
         _ => SCALAR_SHAPE,
     };
     let block = |k: usize, block: i64| BlockLoop {
@@ -167,7 +167,7 @@ fn register_tile(
     let (outer, inner_block) = (block(a, shape.rows), block(b, shape.cols));
     if [&outer, &inner_block]
         .iter()
-        .any(|x| x.dim == inner && inner_size % x.block != 0)
+        .any(|x| x.dim == inner && inner_size.is_some_and(|n| n % x.block != 0))
     {
         return None;
     }
@@ -492,7 +492,7 @@ mod tests {
     }
 
     fn blocked(data: &ScopData, inner_size: i64) -> bool {
-        let code = apply(nest(), data, 1, inner_size);
+        let code = apply(nest(), data, 1, Some(inner_size));
         code.any(&|n| matches!(n, KNode::Registers(_)))
     }
 
@@ -506,7 +506,7 @@ mod tests {
     #[test]
     fn gemm_runs_by_blocks_of_two_rows_of_sixteen_doubles() {
         let data = gemm();
-        let code = apply(nest(), &data, 1, 32);
+        let code = apply(nest(), &data, 1, Some(32));
         let KNode::If { cond, then, other } = &code else {
             panic!("expected a test of the outer size, got {code:?}");
         };
@@ -538,7 +538,7 @@ mod tests {
 
     #[test]
     fn a_size_that_is_not_a_multiple_of_a_vector_row_takes_scalars() {
-        let shape = |inner_size| match apply(nest(), &gemm(), 1, inner_size) {
+        let shape = |inner_size| match apply(nest(), &gemm(), 1, Some(inner_size)) {
             KNode::If { then, .. } => match *then {
                 KNode::Registers(t) => (t.outer.block, t.inner.block),
                 other => panic!("{other:?}"),
@@ -566,7 +566,7 @@ mod tests {
             at("C", &["i", "k"]),
             mul(at("A", &["i", "j"]), at("B", &["k", "j"])),
         );
-        let code = apply(nest(), &data, 1, 32);
+        let code = apply(nest(), &data, 1, Some(32));
         let KNode::If { cond, then, .. } = &code else {
             panic!("expected a test of the sizes, got {code:?}");
         };
@@ -615,7 +615,7 @@ mod tests {
             at("C", &["i", "j"]),
             mul(at("A", &["i", "k"]), at("A", &["j", "k"])),
         );
-        let code = apply(nest(), &data, 1, 32);
+        let code = apply(nest(), &data, 1, Some(32));
         let KNode::If { then, .. } = &code else {
             panic!("expected a test of the sizes, got {code:?}");
         };
@@ -640,7 +640,7 @@ mod tests {
         };
         for body in [two, guarded] {
             let code = tile_loop("c0", 0, tile_loop("c2", 2, tile_loop("c1", 1, body)));
-            let out = apply(code.clone(), &data, 1, 32);
+            let out = apply(code.clone(), &data, 1, Some(32));
             assert_eq!(out, code);
         }
     }
@@ -682,6 +682,15 @@ mod tests {
         // i * n + j: not affine in the loops.
         let e = Expr::binary(BinaryOp::Add, mul(v("i"), v("n")), v("j"));
         assert!(!blocked(&flat(e), 32));
+    }
+
+    #[test]
+    fn a_size_known_at_run_time_is_tested_there() {
+        let code = apply(nest(), &gemm(), 1, None);
+        let KNode::If { cond, .. } = &code else {
+            panic!("expected a test of the sizes, got {code:?}");
+        };
+        assert_eq!(cond.to_string(), "polyc_T0 % 2 == 0 && polyc_T1 % 16 == 0");
     }
 
     #[test]
