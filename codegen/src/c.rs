@@ -238,11 +238,14 @@ static inline __attribute__((unused)) int polyc_usable_threads(void) {{
   if (free < threads) threads = free < 1 ? 1 : (int)free;
   return threads;
 }}
-/* Where tiles do not pay: 0, the original's lines, or 2, the whole band as one tile on this
-   thread when its order is better and the work hides the tile walk's set-up (atax MEDIUM,
-   0.15 ms, ran 0.04 ms slower as one tile). */
+/* Where tiles do not pay: 0, the original's lines, or where the tiles' order is better and the
+   work hides the tile walk's set-up (atax MEDIUM, 0.15 ms, ran 0.04 ms slower as one tile),
+   on this thread, 2, the whole band as one tile (`reorder` 1), or 1, the tiles, when their
+   order strides across rows (`reorder` 2: one tile would step across all of an array's rows;
+   codegen::ir::Reorder). */
 static inline __attribute__((unused)) int polyc_untiled_plan(double points, int reorder) {{
-  return reorder && points >= {WHOLE_POINTS}.0 ? 2 : 0;
+  if (!reorder || points < {WHOLE_POINTS}.0) return 0;
+  return reorder == 2 ? 1 : 2;
 }}
 /* Whether the work is below every threshold, where nothing more is asked: counting the busy
    cores reads /proc/loadavg, and may wait 0.2 ms twice, as much as a small kernel takes
@@ -256,8 +259,8 @@ static inline __attribute__((unused)) int polyc_small(double points, int latency
    POLYC_MIN_POINTS says, else as the tuning file's entry `tuned` says, else as the cost model
    estimates. `strided`: the original order's innermost loops step across array rows;
    `reorder`: the tiles' innermost loops suit the vectoriser better than the original's
-   (codegen/src/inner_loops.rs), so where tiles do not pay the whole band as one tile still
-   does. `latency`: what a point of the original order costs against one that vectorises
+   (codegen/src/inner_loops.rs), so where tiles do not pay the whole band as one tile (1), or
+   the tiles on one thread where that order strides across rows (2), still do. `latency`: what a point of the original order costs against one that vectorises
    (ptile::locality::recurrence_latency, 1 but for recurrences along the innermost loop); the
    thread thresholds weigh the points by it, since a thread start that costs more than a MEDIUM
    jacobi-2d (12 million points, 4 ms) is little beside a MEDIUM seidel-2d (16 million points

@@ -19,7 +19,7 @@ use rosepolly::model::expr::Expr;
 use rosepolly::model::Scop;
 use rosepolly::syntax::to_affine;
 
-use crate::ir::KNode;
+use crate::ir::{KNode, Reorder};
 
 pub use ptile::locality::original_cost;
 
@@ -27,13 +27,32 @@ pub use ptile::locality::original_cost;
 /// untiled loops): each deepest statement under the innermost loop around its deepest
 /// occurrence (the worst of those).
 pub fn tiled_cost(scop: &Scop, tiles: &[&KNode]) -> u32 {
+    classes(scop, tiles).iter().map(|i| i.cost()).sum()
+}
+
+/// What the order of `tiles` offers against the original's (`ir::Reorder`): nothing, or a
+/// better order, which strides across rows or not.
+pub fn reorder(scop: &Scop, tiles: &[&KNode]) -> Reorder {
+    let classes = classes(scop, tiles);
+    let tiled: u32 = classes.iter().map(|i| i.cost()).sum();
+    if tiled >= original_cost(scop) {
+        Reorder::No
+    } else if classes.contains(&Inner::Strided) {
+        Reorder::Tiles
+    } else {
+        Reorder::WholeTile
+    }
+}
+
+/// The class of each deepest statement under the order of `tiles` (see [`tiled_cost`]).
+fn classes(scop: &Scop, tiles: &[&KNode]) -> Vec<Inner> {
     let mut found: BTreeMap<usize, (usize, Inner)> = BTreeMap::new();
     for t in tiles {
         visit(scop, t, &mut Vec::new(), &mut found);
     }
     deepest(scop)
-        .map(|s| found.get(&s).map_or(Inner::Chain, |&(_, i)| i).cost())
-        .sum()
+        .map(|s| found.get(&s).map_or(Inner::Chain, |&(_, i)| i))
+        .collect()
 }
 
 /// Records, for each statement instance in `node`, its class under the innermost of `loops`.

@@ -343,6 +343,21 @@ pub struct ScopIr {
     pub original: Option<OriginalOrder>,
 }
 
+/// What the tiles' order offers a problem too small for tiles to pay (the argument `reorder`
+/// of the C target's `polyc_tiles_pay`, its value the discriminant).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reorder {
+    /// The original's innermost loops are as good: the original's lines run.
+    No = 0,
+    /// The tiles' are better: the whole band runs as one tile.
+    WholeTile = 1,
+    /// The tiles' are better but stride across rows: one tile spanning the band would step
+    /// across every row of an array at each point (bicg LARGE, 1,900 rows of 16.8 KB: a page
+    /// per point, 13-14 ms against the original's 12.6 ms on an Intel Xeon VM), so the tiles
+    /// run, on one thread (7.9 ms).
+    Tiles = 2,
+}
+
 /// The estimate of a SCoP's work in its original order, which the C target runs (as the
 /// user's own lines) when tiles do not pay.
 pub struct OriginalOrder {
@@ -354,8 +369,8 @@ pub struct OriginalOrder {
     /// once the data exceed the cache.
     pub strided: bool,
     /// Whether the tiles' innermost loops suit the vectoriser better than the original's
-    /// ([`crate::inner_loops`]): then a problem too small for tiles runs as one tile.
-    pub reorder_pays: bool,
+    /// ([`crate::inner_loops`]), and how a problem too small for tiles then runs.
+    pub reorder: Reorder,
     /// The latency of one of its points against a point that vectorises
     /// ([`ptile::locality::recurrence_latency`]): the factor that turns its points into work
     /// when deciding whether threads pay.

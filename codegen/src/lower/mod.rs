@@ -99,8 +99,7 @@ impl Lowering<'_, '_> {
         Some(OriginalOrder {
             work: self.work_boxes()?,
             strided: ptile::locality::strides_across_rows(self.scop),
-            reorder_pays: inner_loops::tiled_cost(self.scop, &tiles)
-                < inner_loops::original_cost(self.scop),
+            reorder: inner_loops::reorder(self.scop, &tiles),
             latency: ptile::locality::recurrence_latency(self.scop),
         })
     }
