@@ -13,7 +13,7 @@ use polybench::harness::{self, scratch_dir, Build};
 
 /// The `reorder` argument of each SCoP's `polyc_tiles_pay` call in `text` (0: the original's
 /// order is as good; 1: the tiles' is better, one tile; 2: better but striding across rows,
-/// tiles on one thread).
+/// tiles on one thread; plus 4 where full tiles hold register blocks).
 fn reorder_flags(text: &str) -> Vec<u8> {
     text.lines()
         .filter_map(|l| l.split_once("polyc_tiles_pay(polyc_points, polyc_bytes, "))
@@ -28,28 +28,46 @@ fn reorder_flags(text: &str) -> Vec<u8> {
 fn the_suite_kernels_whose_original_inner_loops_accumulate_run_the_tiles_order() {
     let work = scratch_dir("whole-tile-suite");
     let build = Build::new("MINI", true);
-    let (mut whole, mut tiles) = (Vec::new(), Vec::new());
+    let (mut whole, mut tiles, mut registers) = (Vec::new(), Vec::new(), Vec::new());
     for k in polybench::kernels() {
         let out = work.join(format!("{}.c", k.name));
         common::polyc_kernel(&k, &build, &["--target", "c"], &out).unwrap();
         let text = std::fs::read_to_string(&out).unwrap();
         let flags = reorder_flags(&text);
         assert!(!flags.is_empty(), "{}: no cost-model call", k.name);
-        match flags.iter().max() {
+        match flags.iter().map(|f| f & 3).max() {
             Some(1) => whole.push(k.name.clone()),
             Some(2) => tiles.push(k.name.clone()),
             _ => {}
         }
+        if flags.iter().any(|f| f & 4 != 0) {
+            registers.push(k.name.clone());
+        }
     }
     whole.sort();
     tiles.sort();
+    registers.sort();
     // Their original inner loops accumulate into one element (2mm's `tmp[i][j]` under `k`) or
     // walk columns, where the tiles' do neither. Not picked, for instance: gemm and the
     // stencils (unit-stride inner loops already), atax and syr2k (the tiles' are no better).
     assert_eq!(whole, WHOLE_TILE, "{whole:?}");
     // The tiles' order is better but strides across rows (bicg's `A[c0][c1]`, `c0` innermost).
     assert_eq!(tiles, TILES, "{tiles:?}");
+    // Full tiles with register blocks (`codegen/src/registers.rs`): the tiles run on one thread
+    // from 2^22 points.
+    assert_eq!(registers, REGISTERS, "{registers:?}");
 }
+
+const REGISTERS: [&str; 8] = [
+    "2mm",
+    "3mm",
+    "correlation",
+    "covariance",
+    "doitgen",
+    "gemm",
+    "syr2k",
+    "syrk",
+];
 
 const WHOLE_TILE: [&str; 9] = [
     "2mm",

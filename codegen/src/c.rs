@@ -242,8 +242,11 @@ static inline __attribute__((unused)) int polyc_usable_threads(void) {{
    work hides the tile walk's set-up (atax MEDIUM, 0.15 ms, ran 0.04 ms slower as one tile),
    on this thread, 2, the whole band as one tile (`reorder` 1), or 1, the tiles, when their
    order strides across rows (`reorder` 2: one tile would step across all of an array's rows;
-   codegen::ir::Reorder). */
+   codegen::ir::Reorder). `reorder` + 4: full tiles hold register blocks, and from
+   {WARM_POINTS} points the tiles pay on this thread. */
 static inline __attribute__((unused)) int polyc_untiled_plan(double points, int reorder) {{
+  if ((reorder & 4) && points >= {WARM_POINTS}.0) return 1;
+  reorder &= 3;
   if (!reorder || points < {WHOLE_POINTS}.0) return 0;
   return reorder == 2 ? 1 : 2;
 }}

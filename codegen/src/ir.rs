@@ -358,6 +358,14 @@ pub enum Reorder {
     Tiles = 2,
 }
 
+impl OriginalOrder {
+    /// The argument `reorder` of `polyc_tiles_pay`: the [`Reorder`], plus 4 where full tiles
+    /// hold register blocks.
+    pub fn reorder_arg(&self) -> i32 {
+        self.reorder as i32 | if self.registers { 4 } else { 0 }
+    }
+}
+
 /// The estimate of a SCoP's work in its original order, which the C target runs (as the
 /// user's own lines) when tiles do not pay.
 pub struct OriginalOrder {
@@ -371,6 +379,12 @@ pub struct OriginalOrder {
     /// Whether the tiles' innermost loops suit the vectoriser better than the original's
     /// ([`crate::inner_loops`]), and how a problem too small for tiles then runs.
     pub reorder: Reorder,
+    /// Whether full tiles run nests by register blocks ([`crate::registers`]): then from
+    /// 2^22 points (`c::WARM_POINTS`) the tiles pay on one thread where the problem is too
+    /// small for threads (MEDIUM, medians of 7, against the polyc before: gemm 1.71 -> 1.13 ms,
+    /// the original 1.47; 3mm 5.60 -> 3.35 ms as one tile, whose tiles are never full); below,
+    /// their set-up costs more than they gain (gemm SMALL 0.087 ms tiled, 0.047 ms its lines).
+    pub registers: bool,
     /// The latency of one of its points against a point that vectorises
     /// ([`ptile::locality::recurrence_latency`]): the factor that turns its points into work
     /// when deciding whether threads pay.

@@ -90,7 +90,7 @@ impl HostDialect for OpenMp<'_> {
                 let pay = format!(
                     "polyc_tiles_pay(polyc_points, polyc_bytes, {}, {}, {}, polyc_tuned)",
                     i32::from(original.strided),
-                    original.reorder as i32,
+                    original.reorder_arg(),
                     original.latency
                 );
                 if self.reassociates() {
@@ -136,7 +136,8 @@ impl HostDialect for OpenMp<'_> {
         let _ = writeln!(
             head,
             "  if (polyc_surely_untiled(polyc_points, {}, {})) {{",
-            original.reorder as i32, original.latency
+            original.reorder_arg(),
+            original.latency
         );
         head.push_str(self.untiled);
         let _ = writeln!(head, "  }} else {{");

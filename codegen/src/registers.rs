@@ -119,6 +119,11 @@ pub fn apply(code: KNode, data: &ScopData, inner: usize, inner_size: Option<i64>
     code.map_children(&mut |c| apply(c, data, inner, inner_size))
 }
 
+/// Whether some nest of a full tile's `code` runs by register blocks (at some sizes).
+pub fn any(code: &KNode, data: &ScopData, inner: usize) -> bool {
+    apply(code.clone(), data, inner, None).any(&|n| matches!(n, KNode::Registers(_)))
+}
+
 /// `n` as a register tile, when it is a nest that qualifies.
 fn register_tile(
     n: &KNode,
@@ -152,18 +157,19 @@ fn register_tile(
         1 => (0, 2),
         _ => (0, 1),
     };
-    let shape = match vector_shape(&held.elem) {
-        Some(v) if b == 2 && held.unit_stride && inner_size.is_none_or(|n| n % v.cols == 0) => v,
-        _ => SCALAR_SHAPE,
-    };
+    // Vector rows where they fit, else scalars; a shape whose points would share an element
+    // (a flat subscript whose rows a block overlaps) is not one.
+    let vector = vector_shape(&held.elem)
+        .filter(|v| b == 2 && held.unit_stride && inner_size.is_none_or(|n| n % v.cols == 0));
+    let shape = vector
+        .into_iter()
+        .chain([SCALAR_SHAPE])
+        .find(|&shape| injective(&held.coeffs, (a, b), shape))?;
     let block = |k: usize, block: i64| BlockLoop {
         var: vars[k].to_string(),
         dim: dims[k],
         block,
     };
-    if !injective(&held.coeffs, (a, b), shape) {
-        return None;
-    }
     let (outer, inner_block) = (block(a, shape.rows), block(b, shape.cols));
     if [&outer, &inner_block]
         .iter()
@@ -676,8 +682,17 @@ mod tests {
         // i + j: (i + 1, j - 1) is the same element as (i, j).
         let e = Expr::binary(BinaryOp::Add, v("i"), v("j"));
         assert!(!blocked(&flat(e), 32));
-        // 8 * i + j: a row of 16 overlaps the next one.
+        // 8 * i + j: a vector row of 16 overlaps the next one; a scalar block's two do not.
         let e = Expr::binary(BinaryOp::Add, mul(Expr::int(8), v("i")), v("j"));
+        match apply(nest(), &flat(e), 1, Some(32)) {
+            KNode::If { then, .. } => match *then {
+                KNode::Registers(t) => assert_eq!((t.outer.block, t.inner.block), (4, 2)),
+                other => panic!("{other:?}"),
+            },
+            other => panic!("{other:?}"),
+        }
+        // i + 2 * j: (i + 2, j - 1) is (i, j) in a scalar block too.
+        let e = Expr::binary(BinaryOp::Add, v("i"), mul(Expr::int(2), v("j")));
         assert!(!blocked(&flat(e), 32));
         // i * n + j: not affine in the loops.
         let e = Expr::binary(BinaryOp::Add, mul(v("i"), v("n")), v("j"));

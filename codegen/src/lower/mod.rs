@@ -100,6 +100,7 @@ impl Lowering<'_, '_> {
             work: self.work_boxes()?,
             strided: ptile::locality::strides_across_rows(self.scop),
             reorder: inner_loops::reorder(self.scop, &tiles),
+            registers: register_blocks(groups, &ScopData::of(self.scop).flat_expanded()),
             latency: ptile::locality::recurrence_latency(self.scop),
         })
     }
@@ -371,4 +372,15 @@ impl Lowering<'_, '_> {
             combined,
         })
     }
+}
+
+/// Whether the full tiles of some group run nests by register blocks (`crate::registers`).
+fn register_blocks(groups: &[GroupIr], data: &ScopData) -> bool {
+    groups.iter().any(|g| match &g.code {
+        GroupCode::Tiled(t) => match (&t.full_body, t.inner) {
+            (Some(full), Some(inner)) => crate::registers::any(full, data, inner),
+            _ => false,
+        },
+        GroupCode::Untiled(_) => false,
+    })
 }
