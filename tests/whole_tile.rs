@@ -83,27 +83,40 @@ const WHOLE_TILE: [&str; 9] = [
 
 const TILES: [&str; 5] = ["bicg", "cholesky", "deriche", "lu", "mvt"];
 
+/// `kernel` built by polyc at `dataset`, checked against the original's dumps on two
+/// threads: its profile line (`POLYC_PROFILE=1`) with `env` besides, and the program.
+fn checked_profile(
+    kernel: &str,
+    dataset: &str,
+    env: &[(&str, &str)],
+) -> (String, std::path::PathBuf) {
+    let work = scratch_dir(&format!("whole-tile-{kernel}"));
+    let k = polybench::kernel(kernel).expect("a bundled kernel");
+    let build = Build::new(dataset, true);
+    let reference = harness::reference_dump(&k, &build, &work).unwrap();
+    let src = work.join(format!("{kernel}.c"));
+    common::polyc_kernel(&k, &build, &["--target", "c"], &src).unwrap();
+    let exe = work.join(kernel);
+    harness::compile(&k, &src, &build, &exe).unwrap();
+    let dump = harness::run(&exe, &[("OMP_NUM_THREADS", "2")]).unwrap();
+    assert_eq!(harness::compare_dumps(&reference, &dump), None);
+    let mut all = vec![("POLYC_PROFILE", "1")];
+    all.extend_from_slice(env);
+    let profile = harness::run(&exe, &all).unwrap();
+    let line = profile
+        .lines()
+        .find(|l| l.starts_with("polyc: scop=0"))
+        .expect("a profile line")
+        .to_string();
+    (line, exe)
+}
+
 /// bicg at MEDIUM, 320,000 points: too few for threads, enough for the tiles' order, whose
 /// inner loop strides across the rows of `A`: the tiles run, not one tile, and its dumps equal
 /// the original's.
 #[test]
 fn a_medium_bicg_runs_its_tiles_not_one_tile() {
-    let work = scratch_dir("whole-tile-bicg");
-    let k = polybench::kernel("bicg").expect("a bundled kernel");
-    let build = Build::new("MEDIUM", true);
-    let reference = harness::reference_dump(&k, &build, &work).unwrap();
-    let src = work.join("bicg.c");
-    common::polyc_kernel(&k, &build, &["--target", "c"], &src).unwrap();
-    let exe = work.join("bicg");
-    harness::compile(&k, &src, &build, &exe).unwrap();
-    let dump = harness::run(&exe, &[("OMP_NUM_THREADS", "2")]).unwrap();
-    assert_eq!(harness::compare_dumps(&reference, &dump), None);
-    let env = [("OMP_NUM_THREADS", "2"), ("POLYC_PROFILE", "1")];
-    let profile = harness::run(&exe, &env).unwrap();
-    let line = profile
-        .lines()
-        .find(|l| l.starts_with("polyc: scop=0"))
-        .expect("a profile line");
+    let (line, _) = checked_profile("bicg", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
     assert!(line.contains("untiled=0 whole_tile=0"), "{line}");
     assert!(line.contains("tile_sizes=32,32"), "{line}");
 }
@@ -112,21 +125,7 @@ fn a_medium_bicg_runs_its_tiles_not_one_tile() {
 /// original's, and the profile says which path ran.
 #[test]
 fn a_small_2mm_runs_as_one_tile_and_computes_what_the_original_computes() {
-    let work = scratch_dir("whole-tile-2mm");
-    let k = polybench::kernel("2mm").expect("a bundled kernel");
-    let build = Build::new("SMALL", true);
-    let reference = harness::reference_dump(&k, &build, &work).unwrap();
-    let src = work.join("2mm.c");
-    common::polyc_kernel(&k, &build, &["--target", "c"], &src).unwrap();
-    let exe = work.join("2mm");
-    harness::compile(&k, &src, &build, &exe).unwrap();
-    let dump = harness::run(&exe, &[("OMP_NUM_THREADS", "2")]).unwrap();
-    assert_eq!(harness::compare_dumps(&reference, &dump), None);
-    let profile = harness::run(&exe, &[("POLYC_PROFILE", "1")]).unwrap();
-    let line = profile
-        .lines()
-        .find(|l| l.starts_with("polyc: scop=0"))
-        .expect("a profile line");
+    let (line, exe) = checked_profile("2mm", "SMALL", &[]);
     assert!(line.contains("untiled=0 whole_tile=1"), "{line}");
     // One tile per group: 2mm's SCoP has four (the two products and their initialisations).
     let tiles: usize = line

@@ -472,6 +472,11 @@ mod tests {
         }
     }
 
+    /// `lhs += a * b`, each an array and its subscripts.
+    fn product(lhs: (&str, &[&str]), a: (&str, &[&str]), b: (&str, &[&str])) -> ScopData {
+        scop(at(lhs.0, lhs.1), mul(at(a.0, a.1), at(b.0, b.1)))
+    }
+
     /// A full tile's loop over tile dimension `k` around `body`.
     fn tile_loop(var: &str, k: usize, body: KNode) -> KNode {
         KNode::For(KLoop {
@@ -502,30 +507,39 @@ mod tests {
         code.any(&|n| matches!(n, KNode::Registers(_)))
     }
 
+    /// The test of the sizes and the register tile that `nest()` became.
+    fn tile_of(data: &ScopData, inner_size: Option<i64>) -> (String, RegisterTile) {
+        match apply(nest(), data, 1, inner_size) {
+            KNode::If { cond, then, .. } => match *then {
+                KNode::Registers(t) => (cond.to_string(), *t),
+                other => panic!("expected a register tile, got {other:?}"),
+            },
+            other => panic!("expected a test of the sizes, got {other:?}"),
+        }
+    }
+
+    fn shape(t: &RegisterTile) -> (i64, i64) {
+        (t.outer.block, t.inner.block)
+    }
+
     fn gemm() -> ScopData {
-        scop(
-            at("C", &["i", "j"]),
-            mul(at("A", &["i", "k"]), at("B", &["k", "j"])),
-        )
+        product(("C", &["i", "j"]), ("A", &["i", "k"]), ("B", &["k", "j"]))
     }
 
     #[test]
     fn gemm_runs_by_blocks_of_two_rows_of_sixteen_doubles() {
         let data = gemm();
-        let code = apply(nest(), &data, 1, Some(32));
-        let KNode::If { cond, then, other } = &code else {
-            panic!("expected a test of the outer size, got {code:?}");
+        let KNode::If { other, .. } = apply(nest(), &data, 1, Some(32)) else {
+            panic!("expected a test of the sizes");
         };
-        assert_eq!(cond.to_string(), "polyc_T0 % 2 == 0");
         assert_eq!(
             other.as_deref(),
             Some(&nest()),
             "the nest as it was otherwise"
         );
-        let KNode::Registers(tile) = then.as_ref() else {
-            panic!("expected a register tile");
-        };
-        assert_eq!((tile.outer.block, tile.inner.block), (2, 16));
+        let (cond, tile) = tile_of(&data, Some(32));
+        assert_eq!(cond, "polyc_T0 % 2 == 0");
+        assert_eq!(shape(&tile), (2, 16));
         assert_eq!(
             (tile.outer.dim, tile.inner.dim, tile.reduction.var.as_str()),
             (0, 1, "c2")
@@ -544,23 +558,17 @@ mod tests {
 
     #[test]
     fn a_size_that_is_not_a_multiple_of_a_vector_row_takes_scalars() {
-        let shape = |inner_size| match apply(nest(), &gemm(), 1, Some(inner_size)) {
-            KNode::If { then, .. } => match *then {
-                KNode::Registers(t) => (t.outer.block, t.inner.block),
-                other => panic!("{other:?}"),
-            },
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(shape(64), (2, 16));
-        assert_eq!(shape(24), (4, 2));
+        assert_eq!(shape(&tile_of(&gemm(), Some(64)).1), (2, 16));
+        assert_eq!(shape(&tile_of(&gemm(), Some(24)).1), (4, 2));
         assert!(!blocked(&gemm(), 7));
     }
 
     #[test]
     fn an_element_every_loop_moves_is_not_held() {
-        let data = scop(
-            at("C", &["i", "j", "k"]),
-            mul(at("A", &["i", "k"]), at("B", &["k", "j"])),
+        let data = product(
+            ("C", &["i", "j", "k"]),
+            ("A", &["i", "k"]),
+            ("B", &["k", "j"]),
         );
         assert!(!blocked(&data, 32));
     }
@@ -568,67 +576,39 @@ mod tests {
     #[test]
     fn an_element_the_same_along_the_innermost_loop_is_held_by_scalars() {
         // syr2k's order: C[i][k] in the nest c0 (i), c2 (k), c1 (j) is the same along c1.
-        let data = scop(
-            at("C", &["i", "k"]),
-            mul(at("A", &["i", "j"]), at("B", &["k", "j"])),
-        );
-        let code = apply(nest(), &data, 1, Some(32));
-        let KNode::If { cond, then, .. } = &code else {
-            panic!("expected a test of the sizes, got {code:?}");
-        };
-        assert_eq!(cond.to_string(), "polyc_T0 % 4 == 0 && polyc_T2 % 2 == 0");
-        let KNode::Registers(tile) = then.as_ref() else {
-            panic!("expected a register tile");
-        };
+        let data = product(("C", &["i", "k"]), ("A", &["i", "j"]), ("B", &["k", "j"]));
+        let (cond, tile) = tile_of(&data, Some(32));
+        assert_eq!(cond, "polyc_T0 % 4 == 0 && polyc_T2 % 2 == 0");
         assert_eq!(tile.reduction.var, "c1");
         assert_eq!(
             (tile.outer.var.as_str(), tile.inner.var.as_str()),
             ("c0", "c2")
         );
-        assert_eq!((tile.outer.block, tile.inner.block), (4, 2));
+        assert_eq!(shape(&tile), (4, 2));
     }
 
     #[test]
     fn a_block_whose_points_share_an_element_is_not_held() {
         // C[i][i]: the two columns of a row would update one element in two registers.
-        let data = scop(
-            at("C", &["i", "i"]),
-            mul(at("A", &["i", "k"]), at("B", &["k", "j"])),
-        );
+        let data = product(("C", &["i", "i"]), ("A", &["i", "k"]), ("B", &["k", "j"]));
         assert!(!blocked(&data, 32));
     }
 
     #[test]
     fn a_read_of_the_array_elsewhere_is_not_held() {
         // lu's update: C[i][k] may be an element a register holds.
-        let data = scop(
-            at("C", &["i", "j"]),
-            mul(at("C", &["i", "k"]), at("B", &["k", "j"])),
-        );
+        let data = product(("C", &["i", "j"]), ("C", &["i", "k"]), ("B", &["k", "j"]));
         assert!(!blocked(&data, 32));
         // The element itself read again is the register.
-        let data = scop(
-            at("C", &["i", "j"]),
-            mul(at("C", &["i", "j"]), at("B", &["k", "j"])),
-        );
+        let data = product(("C", &["i", "j"]), ("C", &["i", "j"]), ("B", &["k", "j"]));
         assert!(blocked(&data, 32));
     }
 
     #[test]
     fn rows_the_inner_loop_reads_across_are_blocks_of_scalars() {
         // syrk's A[j][k], j innermost: a vector would gather it element by element.
-        let data = scop(
-            at("C", &["i", "j"]),
-            mul(at("A", &["i", "k"]), at("A", &["j", "k"])),
-        );
-        let code = apply(nest(), &data, 1, Some(32));
-        let KNode::If { then, .. } = &code else {
-            panic!("expected a test of the sizes, got {code:?}");
-        };
-        let KNode::Registers(tile) = then.as_ref() else {
-            panic!("expected a register tile");
-        };
-        assert_eq!((tile.outer.block, tile.inner.block), (4, 2));
+        let data = product(("C", &["i", "j"]), ("A", &["i", "k"]), ("A", &["j", "k"]));
+        assert_eq!(shape(&tile_of(&data, Some(32)).1), (4, 2));
     }
 
     #[test]
@@ -684,13 +664,7 @@ mod tests {
         assert!(!blocked(&flat(e), 32));
         // 8 * i + j: a vector row of 16 overlaps the next one; a scalar block's two do not.
         let e = Expr::binary(BinaryOp::Add, mul(Expr::int(8), v("i")), v("j"));
-        match apply(nest(), &flat(e), 1, Some(32)) {
-            KNode::If { then, .. } => match *then {
-                KNode::Registers(t) => assert_eq!((t.outer.block, t.inner.block), (4, 2)),
-                other => panic!("{other:?}"),
-            },
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(shape(&tile_of(&flat(e), Some(32)).1), (4, 2));
         // i + 2 * j: (i + 2, j - 1) is (i, j) in a scalar block too.
         let e = Expr::binary(BinaryOp::Add, v("i"), mul(Expr::int(2), v("j")));
         assert!(!blocked(&flat(e), 32));
@@ -701,11 +675,8 @@ mod tests {
 
     #[test]
     fn a_size_known_at_run_time_is_tested_there() {
-        let code = apply(nest(), &gemm(), 1, None);
-        let KNode::If { cond, .. } = &code else {
-            panic!("expected a test of the sizes, got {code:?}");
-        };
-        assert_eq!(cond.to_string(), "polyc_T0 % 2 == 0 && polyc_T1 % 16 == 0");
+        let (cond, _) = tile_of(&gemm(), None);
+        assert_eq!(cond, "polyc_T0 % 2 == 0 && polyc_T1 % 16 == 0");
     }
 
     #[test]
