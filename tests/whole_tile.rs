@@ -84,12 +84,13 @@ const WHOLE_TILE: [&str; 9] = [
 const TILES: [&str; 5] = ["bicg", "cholesky", "deriche", "lu", "mvt"];
 
 /// `kernel` built by polyc at `dataset`, checked against the original's dumps on two
-/// threads: its profile line (`POLYC_PROFILE=1`) with `env` besides, and the program.
+/// threads: its profile line (`POLYC_PROFILE=1`) with `env` besides, the program, and the
+/// directory that holds it (removed when dropped).
 fn checked_profile(
     kernel: &str,
     dataset: &str,
     env: &[(&str, &str)],
-) -> (String, std::path::PathBuf) {
+) -> (String, std::path::PathBuf, harness::Scratch) {
     let work = scratch_dir(&format!("whole-tile-{kernel}"));
     let k = polybench::kernel(kernel).expect("a bundled kernel");
     let build = Build::new(dataset, true);
@@ -108,7 +109,7 @@ fn checked_profile(
         .find(|l| l.starts_with("polyc: scop=0"))
         .expect("a profile line")
         .to_string();
-    (line, exe)
+    (line, exe, work)
 }
 
 /// bicg at MEDIUM, 320,000 points: too few for threads, enough for the tiles' order, whose
@@ -116,7 +117,7 @@ fn checked_profile(
 /// the original's.
 #[test]
 fn a_medium_bicg_runs_its_tiles_not_one_tile() {
-    let (line, _) = checked_profile("bicg", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
+    let (line, _, _work) = checked_profile("bicg", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
     assert!(line.contains("untiled=0 whole_tile=0"), "{line}");
     assert!(line.contains("tile_sizes=32,32"), "{line}");
 }
@@ -125,7 +126,7 @@ fn a_medium_bicg_runs_its_tiles_not_one_tile() {
 /// original's, and the profile says which path ran.
 #[test]
 fn a_small_2mm_runs_as_one_tile_and_computes_what_the_original_computes() {
-    let (line, exe) = checked_profile("2mm", "SMALL", &[]);
+    let (line, exe, _work) = checked_profile("2mm", "SMALL", &[]);
     assert!(line.contains("untiled=0 whole_tile=1"), "{line}");
     // One tile per group: 2mm's SCoP has four (the two products and their initialisations).
     let tiles: usize = line
