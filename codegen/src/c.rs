@@ -794,8 +794,9 @@ pub fn device_accumulator(
     assigned(&device.statement(stmt, e)).clone()
 }
 
-/// What an assignment assigns to (a reduction statement is one, [`KNode::Reduce`]).
-fn assigned(e: &Expr) -> &Expr {
+/// What an assignment assigns to (a reduction statement is one, [`KNode::Reduce`]; so is a
+/// register tile's, [`KNode::Registers`]).
+pub(crate) fn assigned(e: &Expr) -> &Expr {
     match e {
         Expr::Assign { lhs, .. } => lhs,
         _ => panic!("a reduction statement is an assignment"),

@@ -23,13 +23,6 @@ use crate::ir::{KNode, Reorder};
 
 pub use ptile::locality::original_cost;
 
-/// The cost of the order of `tiles`, the code of a tile of each tiled group (or a group's
-/// untiled loops): each deepest statement under the innermost loop around its deepest
-/// occurrence (the worst of those).
-pub fn tiled_cost(scop: &Scop, tiles: &[&KNode]) -> u32 {
-    classes(scop, tiles).iter().map(|i| i.cost()).sum()
-}
-
 /// What the order of `tiles` offers against the original's (`ir::Reorder`): nothing, or a
 /// better order, which strides across rows or not.
 pub fn reorder(scop: &Scop, tiles: &[&KNode]) -> Reorder {
@@ -44,7 +37,9 @@ pub fn reorder(scop: &Scop, tiles: &[&KNode]) -> Reorder {
     }
 }
 
-/// The class of each deepest statement under the order of `tiles` (see [`tiled_cost`]).
+/// The class of each deepest statement under the order of `tiles`, the code of a tile of
+/// each tiled group (or a group's untiled loops): under the innermost loop around its deepest
+/// occurrence (the worst of those).
 fn classes(scop: &Scop, tiles: &[&KNode]) -> Vec<Inner> {
     let mut found: BTreeMap<usize, (usize, Inner)> = BTreeMap::new();
     for t in tiles {

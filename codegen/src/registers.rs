@@ -64,8 +64,8 @@ pub fn vector_shape(elem: &str) -> Option<Shape> {
 /// Blocks of scalars: eight independent chains of updates.
 pub const SCALAR_SHAPE: Shape = Shape { rows: 4, cols: 2 };
 
-/// A block loop of a register tile: its variable runs over a tile dimension's points
-/// (`origin .. origin + size`) by blocks of `block`.
+/// A loop of a register tile: its variable runs over a tile dimension's points
+/// (`origin .. origin + size`) by blocks of `block` (1 for the reduction loop).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlockLoop {
     /// The nest's loop variable (the statement's instance names it).
@@ -82,9 +82,8 @@ pub struct BlockLoop {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RegisterTile {
     pub outer: BlockLoop,
-    /// The header of the loop along which the block's elements stay (its body is the
-    /// block): a tile dimension's range.
-    pub reduction: KLoop,
+    /// The loop along which the block's elements stay, run whole inside each block.
+    pub reduction: BlockLoop,
     pub inner: BlockLoop,
     pub stmt: usize,
     pub args: Vec<Expr>,
@@ -179,10 +178,7 @@ fn register_tile(
     }
     Some(RegisterTile {
         outer,
-        reduction: KLoop {
-            body: Box::new(KNode::Block(Vec::new())),
-            ..loops[r].clone()
-        },
+        reduction: block(r, 1),
         inner: inner_block,
         stmt: *stmt,
         args: args.clone(),
@@ -359,13 +355,10 @@ impl RegisterTile {
     /// The tile's C code, one line per item, indented from 0 (host code; `ty` is the type of
     /// loop variables).
     pub fn lines(&self, scop: &ScopData, ty: &str) -> Vec<String> {
-        let (o, i) = (&self.outer, &self.inner);
+        let (o, i, r) = (&self.outer, &self.inner, &self.reduction);
         let (ob, ib) = (format!("polyc_rb{}", o.dim), format!("polyc_rb{}", i.dim));
         let instance = statement_instance(scop, self.stmt, &self.args, false);
-        let Expr::Assign { lhs: target, .. } = &instance else {
-            unreachable!("a register tile's statement is an assignment (checked)")
-        };
-        let target = target.as_ref().clone();
+        let target = crate::c::assigned(&instance).clone();
         let offset =
             |var: &str, block: &str| Expr::binary(BinaryOp::Sub, Expr::var(var), Expr::var(block));
         let reg = Expr::Index {
@@ -373,53 +366,43 @@ impl RegisterTile {
             subscripts: vec![offset(&o.var, &ob), offset(&i.var, &ib)],
         };
         let update = instance.map(&mut |x| if x == target { reg.clone() } else { x });
-        let block_loops = |body: String, depth: usize| {
+        // `for (ty var = from; var < from + count; var += step)`
+        let header = |var: &str, from: &str, count: &str, step: i64| {
+            let step = if step == 1 {
+                "++".to_string()
+            } else {
+                format!(" += {step}")
+            };
+            format!("for ({ty} {var} = {from}; {var} < {from} + {count}; {var}{step})")
+        };
+        let whole = |l: &BlockLoop, var: &str| header(var, &origin(l.dim), &size(l.dim), l.block);
+        // The block's points around `body`, indented by `depth` levels.
+        let points = |body: String, depth: usize| {
             let pad = |d: usize| " ".repeat(2 * d);
             vec![
                 format!(
-                    "{}for ({ty} {} = {ob}; {} < {ob} + {}; {}++)",
+                    "{}{}",
                     pad(depth),
-                    o.var,
-                    o.var,
-                    o.block,
-                    o.var
+                    header(&o.var, &ob, &o.block.to_string(), 1)
                 ),
                 format!(
-                    "{}for ({ty} {} = {ib}; {} < {ib} + {}; {}++)",
+                    "{}{}",
                     pad(depth + 1),
-                    i.var,
-                    i.var,
-                    i.block,
-                    i.var
+                    header(&i.var, &ib, &i.block.to_string(), 1)
                 ),
                 format!("{}{body}", pad(depth + 2)),
             ]
         };
-        let header = |var: &str, dim: usize, block: i64| {
-            format!(
-                "for ({ty} {var} = {o}; {var} < {o} + {t}; {var} += {block}) {{",
-                o = origin(dim),
-                t = size(dim)
-            )
-        };
-        let m = &self.reduction;
-        let (init, cond) = (
-            crate::c::host_control(&scop.params, &m.init),
-            crate::c::host_control(&scop.params, &m.cond),
-        );
         let mut out = vec![
-            header(&ob, o.dim, o.block),
-            format!("  {}", header(&ib, i.dim, i.block)),
+            format!("{} {{", whole(o, &ob)),
+            format!("  {} {{", whole(i, &ib)),
             format!("    {} polyc_reg[{}][{}];", self.elem, o.block, i.block),
         ];
-        out.extend(block_loops(format!("{reg} = {target};"), 2));
-        out.push(format!(
-            "    for ({ty} {v} = {init}; {cond}; {v}++) {{",
-            v = m.var
-        ));
-        out.extend(block_loops(format!("{update};"), 3));
+        out.extend(points(format!("{reg} = {target};"), 2));
+        out.push(format!("    {} {{", whole(r, &r.var)));
+        out.extend(points(format!("{update};"), 3));
         out.push("    }".into());
-        out.extend(block_loops(format!("{target} = {reg};"), 2));
+        out.extend(points(format!("{target} = {reg};"), 2));
         out.push("  }".into());
         out.push("}".into());
         out

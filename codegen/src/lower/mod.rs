@@ -72,12 +72,13 @@ impl Lowering<'_, '_> {
         let groups: Vec<GroupIr> = (0..self.space.groups.len())
             .map(|g| self.group(g))
             .collect::<Result<_, _>>()?;
+        let data = ScopData::of(self.scop);
         Ok(ScopIr {
             id: self.scop.id,
             depth: self.space.depth(),
-            data: ScopData::of(self.scop),
             host: self.host()?,
-            original: self.original_order(&groups),
+            original: self.original_order(&groups, &data),
+            data,
             groups,
         })
     }
@@ -85,7 +86,7 @@ impl Lowering<'_, '_> {
     /// On a CPU: the boxes whose volume estimates the SCoP's work in its original order
     /// (which decides whether tiles pay; outer loops included, their instances count), and how
     /// that order walks the arrays.
-    fn original_order(&self, groups: &[GroupIr]) -> Option<OriginalOrder> {
+    fn original_order(&self, groups: &[GroupIr], data: &ScopData) -> Option<OriginalOrder> {
         if self.device != Device::Cpu {
             return None;
         }
@@ -100,7 +101,8 @@ impl Lowering<'_, '_> {
             work: self.work_boxes()?,
             strided: ptile::locality::strides_across_rows(self.scop),
             reorder: inner_loops::reorder(self.scop, &tiles),
-            registers: register_blocks(groups, &ScopData::of(self.scop).flat_expanded()),
+            // As the C printer indexes them (`OpenMp::new`).
+            registers: register_blocks(groups, &data.flat_expanded()),
             latency: ptile::locality::recurrence_latency(self.scop),
         })
     }
