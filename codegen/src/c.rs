@@ -242,13 +242,28 @@ static inline __attribute__((unused)) int polyc_usable_threads(void) {{
    work hides the tile walk's set-up (atax MEDIUM, 0.15 ms, ran 0.04 ms slower as one tile),
    on this thread, 2, the whole band as one tile (`reorder` 1), or 1, the tiles, when their
    order strides across rows (`reorder` 2: one tile would step across all of an array's rows;
-   codegen::ir::Reorder). `reorder` + 4: full tiles hold register blocks, and from
-   {WARM_POINTS} points the tiles pay on this thread. */
+   codegen::ir::Reorder). `reorder` + 4: full tiles hold register blocks and most points lie
+   in full tiles (`polyc_full_share`), and from {WARM_POINTS} points the tiles pay on this
+   thread. */
 static inline __attribute__((unused)) int polyc_untiled_plan(double points, int reorder) {{
   if ((reorder & 4) && points >= {WARM_POINTS}.0) return 1;
   reorder &= 3;
   if (!reorder || points < {WHOLE_POINTS}.0) return 0;
   return reorder == 2 ? 1 : 2;
+}}
+/* The share of the box `lo`..`hi` (`n` dimensions) that lies in full tiles of sizes `size`,
+   tiles aligned at multiples of their sizes: per dimension the whole tiles inside its range,
+   multiplied. Register blocks run in full tiles only. */
+static inline __attribute__((unused)) double polyc_full_share(int n, const long *lo, const long *hi, const long *size) {{
+  double share = 1;
+  for (int k = 0; k < n; k++) {{
+    const long a = hi[k] + 1, b = -lo[k], t = size[k], extent = hi[k] - lo[k] + 1;
+    /* floor(a / t) - ceil(lo / t) */
+    const long whole = (a >= 0 ? a / t : -((-a + t - 1) / t)) + (b >= 0 ? b / t : -((-b + t - 1) / t));
+    if (extent <= 0 || whole <= 0) return 0;
+    share *= (double)whole * (double)size[k] / (double)extent;
+  }}
+  return share;
 }}
 /* Whether the work is below every threshold, where nothing more is asked: counting the busy
    cores reads /proc/loadavg, and may wait 0.2 ms twice, as much as a small kernel takes

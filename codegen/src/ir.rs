@@ -360,9 +360,10 @@ pub enum Reorder {
 
 impl OriginalOrder {
     /// The argument `reorder` of `polyc_tiles_pay`: the [`Reorder`], plus 4 where full tiles
-    /// hold register blocks.
+    /// hold register blocks (before the tile sizes are known: the SCoP's code clears it where
+    /// too few points lie in full tiles, `MIN_FULL_SHARE`).
     pub fn reorder_arg(&self) -> i32 {
-        self.reorder as i32 | if self.registers { 4 } else { 0 }
+        self.reorder as i32 | if self.registers.is_empty() { 0 } else { 4 }
     }
 }
 
@@ -379,17 +380,25 @@ pub struct OriginalOrder {
     /// Whether the tiles' innermost loops suit the vectoriser better than the original's
     /// ([`crate::inner_loops`]), and how a problem too small for tiles then runs.
     pub reorder: Reorder,
-    /// Whether full tiles run nests by register blocks ([`crate::registers`]): then from
-    /// 2^22 points (`c::WARM_POINTS`) the tiles pay on one thread where the problem is too
-    /// small for threads (MEDIUM, medians of 7, against the polyc before: gemm 1.71 -> 1.13 ms,
-    /// the original 1.47; 3mm 5.60 -> 3.35 ms as one tile, whose tiles are never full); below,
-    /// their set-up costs more than they gain (gemm SMALL 0.087 ms tiled, 0.047 ms its lines).
-    pub registers: bool,
+    /// The groups whose full tiles run nests by register blocks ([`crate::registers`]): then
+    /// from 2^22 points (`c::WARM_POINTS`) the tiles pay on one thread where the problem is
+    /// too small for threads (MEDIUM, medians of 7, against the polyc before: gemm 1.71 ->
+    /// 1.13 ms, the original 1.47; 3mm 5.60 -> 3.35 ms as one tile, whose tiles are never
+    /// full); below, their set-up costs more than they gain (gemm SMALL 0.087 ms tiled, 0.047
+    /// ms its lines). Only where at least [`MIN_FULL_SHARE`] of each such group's points lie
+    /// in full tiles at the sizes the SCoP runs with: doitgen MEDIUM (extents 50, 40, 60 and 60
+    /// at the default 32, a share of 0.15) ran 1.49 ms in tiles against 1.38 ms as one tile.
+    pub registers: Vec<usize>,
     /// The latency of one of its points against a point that vectorises
     /// ([`ptile::locality::recurrence_latency`]): the factor that turns its points into work
     /// when deciding whether threads pay.
     pub latency: u32,
 }
+
+/// The share of a register-blocked group's points that must lie in full tiles for the tiles
+/// to pay on one thread (`OriginalOrder::registers`): gemm MEDIUM at the default sizes, 0.78,
+/// gains from them; doitgen MEDIUM, 0.15, loses.
+pub const MIN_FULL_SHARE: f64 = 0.5;
 
 /// A box of band points: per dimension `k`, its range given the ranges of the dimensions
 /// before it (`polyc_plo<j>`, `polyc_phi<j>`).

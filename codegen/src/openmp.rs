@@ -15,7 +15,9 @@ use avelas_contract::{ConfigFns, C_TARGET_FNS};
 use crate::c::{self, COptions};
 use crate::host::{group_opening, indent, Labels, TileWalk};
 use crate::host_printer::{self, HostDialect};
-use crate::ir::{size, GroupCode, KNode, ScopData, ScopIr, TiledGroup, WorkBox};
+use crate::ir::{
+    size, GroupCode, KNode, OriginalOrder, ScopData, ScopIr, TiledGroup, WorkBox, MIN_FULL_SHARE,
+};
 use crate::registers;
 
 /// Prints one lowered SCoP as C+OpenMP.
@@ -87,10 +89,15 @@ impl HostDialect for OpenMp<'_> {
         match &self.ir.original {
             Some(original) => {
                 // `polyc_points` and `polyc_bytes` come first (`first`).
+                let reorder = if original.registers.is_empty() {
+                    original.reorder_arg().to_string()
+                } else {
+                    out.push_str(&self.reorder_decl(original));
+                    "polyc_reorder".into()
+                };
                 let pay = format!(
-                    "polyc_tiles_pay(polyc_points, polyc_bytes, {}, {}, {}, polyc_tuned)",
+                    "polyc_tiles_pay(polyc_points, polyc_bytes, {}, {reorder}, {}, polyc_tuned)",
                     i32::from(original.strided),
-                    original.reorder_arg(),
                     original.latency
                 );
                 if self.reassociates() {
@@ -276,6 +283,47 @@ const SPECIALISED_SIZES: [i64; 5] = [16, 32, 64, 128, 256];
 const SPECIALISED_MAX_BYTES: usize = 6000;
 
 impl OpenMp<'_> {
+    /// `polyc_reorder`, the argument `reorder` of `polyc_tiles_pay` at the tile sizes the SCoP
+    /// runs with: without the register blocks' 4 where a register-blocked group holds less than
+    /// [`MIN_FULL_SHARE`] of its points in full tiles (its points' bounding box against tiles
+    /// aligned at multiples of their sizes, as the tile walk aligns them). A group under outer
+    /// loops keeps the 4: its box depends on their values.
+    fn reorder_decl(&self, original: &OriginalOrder) -> String {
+        let mut out = format!("  int polyc_reorder = {};\n", original.reorder_arg());
+        for &g in &original.registers {
+            let (GroupCode::Tiled(t), true) =
+                (&self.ir.groups[g].code, self.ir.groups[g].outer.is_empty())
+            else {
+                continue;
+            };
+            let mut test = String::from("{\n");
+            for (k, (lo, hi)) in t.points.iter().enumerate() {
+                let _ = writeln!(
+                    test,
+                    "  const long polyc_plo{k} = {lo}, polyc_phi{k} = {hi};"
+                );
+            }
+            let list = |f: &dyn Fn(usize) -> String| {
+                (0..t.points.len()).map(f).collect::<Vec<_>>().join(", ")
+            };
+            let _ = writeln!(
+                test,
+                "  const long polyc_blo[] = {{{}}}, polyc_bhi[] = {{{}}}, polyc_bsize[] = {{{}}};",
+                list(&|k| format!("polyc_plo{k}")),
+                list(&|k| format!("polyc_phi{k}")),
+                list(&size)
+            );
+            let _ = writeln!(
+                test,
+                "  if (polyc_full_share({}, polyc_blo, polyc_bhi, polyc_bsize) < {MIN_FULL_SHARE:?}) polyc_reorder &= ~4;",
+                t.points.len()
+            );
+            test.push_str("}\n");
+            out.push_str(&indent(&test, 2));
+        }
+        out
+    }
+
     /// The full tile's code, specialised on the size of the innermost loops' tile dimension
     /// for a few common sizes: with a constant trip count the C compiler's vectorised loop
     /// needs no remainder and its set-up is hoisted (jacobi-2d LARGE at 32,256,64: 0.21-0.25 s

@@ -376,13 +376,14 @@ impl Lowering<'_, '_> {
     }
 }
 
-/// Whether the full tiles of some group run nests by register blocks (`crate::registers`).
-fn register_blocks(groups: &[GroupIr], data: &ScopData) -> bool {
-    groups.iter().any(|g| match &g.code {
+/// The groups whose full tiles run nests by register blocks (`crate::registers`).
+fn register_blocks(groups: &[GroupIr], data: &ScopData) -> Vec<usize> {
+    let blocked = |g: &GroupIr| match &g.code {
         GroupCode::Tiled(t) => match (&t.full_body, t.inner) {
             (Some(full), Some(inner)) => crate::registers::any(full, data, inner),
             _ => false,
         },
         GroupCode::Untiled(_) => false,
-    })
+    };
+    (0..groups.len()).filter(|&g| blocked(&groups[g])).collect()
 }
