@@ -103,6 +103,9 @@ pub const WARM_POINTS: i64 = 1 << 22;
 /// better than the original's (`crate::inner_loops`): below, the tile walk's set-up (the
 /// emptiness probes, the bounds of partial tiles) costs more than the better order gains.
 pub const WHOLE_POINTS: i64 = 1 << 18;
+/// The fewest points from which a SCoP whose work runs in register blocks of rows runs its
+/// tiles on one thread where threads do not pay (`ir::OriginalOrder::rows`).
+pub const ROW_POINTS: i64 = 1 << 16;
 /// The size of every tile dimension of a SCoP that runs as one tile: the largest size
 /// `POLYC_TILE_SIZES` accepts (10^9), larger than any band's extent in practice (an array of
 /// that many elements in one dimension holds 8 GB of doubles); a larger band runs as a few
@@ -244,8 +247,10 @@ static inline __attribute__((unused)) int polyc_usable_threads(void) {{
    order strides across rows (`reorder` 2: one tile would step across all of an array's rows;
    codegen::ir::Reorder). `reorder` + 4: full tiles hold register blocks and most points lie
    in full tiles (`polyc_full_share`), and from {WARM_POINTS} points the tiles pay on this
-   thread. */
+   thread; + 8 more: the blocks are rows of chains of additions the original runs one after
+   another, and they pay from {ROW_POINTS} points. */
 static inline __attribute__((unused)) int polyc_untiled_plan(double points, int reorder) {{
+  if ((reorder & 8) && points >= {ROW_POINTS}.0) return 1;
   if ((reorder & 4) && points >= {WARM_POINTS}.0) return 1;
   reorder &= 3;
   if (!reorder || points < {WHOLE_POINTS}.0) return 0;

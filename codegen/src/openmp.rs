@@ -284,7 +284,7 @@ const SPECIALISED_MAX_BYTES: usize = 6000;
 
 impl OpenMp<'_> {
     /// `polyc_reorder`, the argument `reorder` of `polyc_tiles_pay` at the tile sizes the SCoP
-    /// runs with: without the register blocks' 4 where a register-blocked group holds less than
+    /// runs with: without the register blocks' 4 (and 8) where a register-blocked group holds less than
     /// [`MIN_FULL_SHARE`] of its points in full tiles (its points' bounding box against tiles
     /// aligned at multiples of their sizes, as the tile walk aligns them). A group under outer
     /// loops keeps the 4: its box depends on their values.
@@ -315,7 +315,7 @@ impl OpenMp<'_> {
             );
             let _ = writeln!(
                 test,
-                "  if (polyc_full_share({}, polyc_blo, polyc_bhi, polyc_bsize) < {MIN_FULL_SHARE:?}) polyc_reorder &= ~4;",
+                "  if (polyc_full_share({}, polyc_blo, polyc_bhi, polyc_bsize) < {MIN_FULL_SHARE:?}) polyc_reorder &= ~12;",
                 t.points.len()
             );
             test.push_str("}\n");

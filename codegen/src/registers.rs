@@ -64,6 +64,14 @@ pub fn vector_shape(elem: &str) -> Option<Shape> {
 /// Blocks of scalars: eight independent chains of updates.
 pub const SCALAR_SHAPE: Shape = Shape { rows: 4, cols: 2 };
 
+/// The rows of a block of a two-loop nest (a matrix-vector product's `tmp[i] += A[i][j] *
+/// x[j]`, `j` innermost): independent chains of updates, where the original order waits for
+/// each addition before the next.
+pub const ROW_BLOCK: i64 = 8;
+
+/// The loop variable a two-loop nest lacks, where the matching takes three (no C name).
+const NO_LOOP: &str = "";
+
 /// A loop of a register tile: its variable runs over a tile dimension's points
 /// (`origin .. origin + size`) by blocks of `block` (1 for the reduction loop).
 #[derive(Debug, Clone, PartialEq)]
@@ -76,15 +84,15 @@ pub struct BlockLoop {
 }
 
 /// A nest of a full tile rewritten into register blocks (see the module's documentation):
-/// the blocks walk the two loops the assigned element depends on (`outer`, `inner`, in the
-/// nest's order); in each block, `reduction`, the loop the element does not depend on, runs
-/// around the block's instances.
+/// the blocks walk the loops the assigned element depends on (`outer`, `inner`, in the
+/// nest's order; a nest of two loops has no `inner`); in each block, `reduction`, the loop
+/// the element does not depend on, runs around the block's instances.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RegisterTile {
     pub outer: BlockLoop,
     /// The loop along which the block's elements stay, run whole inside each block.
     pub reduction: BlockLoop,
-    pub inner: BlockLoop,
+    pub inner: Option<BlockLoop>,
     pub stmt: usize,
     pub args: Vec<Expr>,
     /// The C type of the elements the block holds.
@@ -105,8 +113,9 @@ pub fn apply(code: KNode, data: &ScopData, inner: usize, inner_size: Option<i64>
             )
         };
         // The constant size was checked here.
-        let tests = [&tile.outer, &tile.inner]
+        let tests = [Some(&tile.outer), tile.inner.as_ref()]
             .into_iter()
+            .flatten()
             .filter(|b| b.dim != inner || inner_size.is_none())
             .map(multiple);
         return KNode::If {
@@ -118,9 +127,18 @@ pub fn apply(code: KNode, data: &ScopData, inner: usize, inner_size: Option<i64>
     code.map_children(&mut |c| apply(c, data, inner, inner_size))
 }
 
-/// Whether some nest of a full tile's `code` runs by register blocks (at some sizes).
-pub fn any(code: &KNode, data: &ScopData, inner: usize) -> bool {
-    apply(code.clone(), data, inner, None).any(&|n| matches!(n, KNode::Registers(_)))
+/// The statements whose nests in a full tile's `code` run by register blocks (at some
+/// sizes), each with whether its blocks are rows of a two-loop nest.
+pub fn blocked(code: &KNode, data: &ScopData, inner: usize) -> Vec<(usize, bool)> {
+    fn note(n: &KNode, out: &mut Vec<(usize, bool)>) {
+        if let KNode::Registers(t) = n {
+            out.push((t.stmt, t.inner.is_none()));
+        }
+        n.children().into_iter().for_each(|c| note(c, out));
+    }
+    let mut out = Vec::new();
+    note(&apply(code.clone(), data, inner, None), &mut out);
+    out
 }
 
 /// `n` as a register tile, when it is a nest that qualifies.
@@ -134,8 +152,12 @@ fn register_tile(
     let KNode::For(l1) = single(&l0.body) else {
         return None;
     };
-    let KNode::For(l2) = single(&l1.body) else {
-        return None;
+    let l2 = match single(&l1.body) {
+        KNode::For(l2) => l2,
+        KNode::Stmt { stmt, args } => {
+            return row_tile([l0, l1], (*stmt, args), data, inner, inner_size)
+        }
+        _ => return None,
     };
     let KNode::Stmt { stmt, args } = single(&l2.body) else {
         return None;
@@ -179,9 +201,50 @@ fn register_tile(
     Some(RegisterTile {
         outer,
         reduction: block(r, 1),
-        inner: inner_block,
+        inner: Some(inner_block),
         stmt: *stmt,
         args: args.clone(),
+        elem: held.elem,
+    })
+}
+
+/// A nest of two loops as a register tile, when its statement's element does not depend on
+/// the inner loop: blocks of [`ROW_BLOCK`] rows along the outer one, the inner loop run whole
+/// inside each. (An element that does not depend on the outer loop moves along the innermost,
+/// which the C compiler vectorises as it is.)
+fn row_tile(
+    [l0, l1]: [&KLoop; 2],
+    (stmt, args): (usize, &[Expr]),
+    data: &ScopData,
+    inner: usize,
+    inner_size: Option<i64>,
+) -> Option<RegisterTile> {
+    let (d0, d1) = (tile_dimension(l0)?, tile_dimension(l1)?);
+    let held = held_element(data, stmt, args, [&l0.var, &l1.var, NO_LOOP])?;
+    let rows = Shape {
+        rows: ROW_BLOCK,
+        cols: 1,
+    };
+    if held.reduction != 1 || !injective(&held.coeffs, (0, 2), rows) {
+        return None;
+    }
+    if d0 == inner && inner_size.is_some_and(|n| n % ROW_BLOCK != 0) {
+        return None;
+    }
+    Some(RegisterTile {
+        outer: BlockLoop {
+            var: l0.var.clone(),
+            dim: d0,
+            block: ROW_BLOCK,
+        },
+        reduction: BlockLoop {
+            var: l1.var.clone(),
+            dim: d1,
+            block: 1,
+        },
+        inner: None,
+        stmt,
+        args: args.to_vec(),
         elem: held.elem,
     })
 }
@@ -355,15 +418,22 @@ impl RegisterTile {
     /// The tile's C code, one line per item, indented from 0 (host code; `ty` is the type of
     /// loop variables).
     pub fn lines(&self, scop: &ScopData, ty: &str) -> Vec<String> {
-        let (o, i, r) = (&self.outer, &self.inner, &self.reduction);
-        let (ob, ib) = (format!("polyc_rb{}", o.dim), format!("polyc_rb{}", i.dim));
+        let r = &self.reduction;
+        // The blocked loops, outermost first, each with the variable of its block's start.
+        let blocked: Vec<(&BlockLoop, String)> = [Some(&self.outer), self.inner.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(|l| (l, format!("polyc_rb{}", l.dim)))
+            .collect();
+        let n = blocked.len();
         let instance = statement_instance(scop, self.stmt, &self.args, false);
         let target = crate::c::assigned(&instance).clone();
-        let offset =
-            |var: &str, block: &str| Expr::binary(BinaryOp::Sub, Expr::var(var), Expr::var(block));
         let reg = Expr::Index {
             array: "polyc_reg".into(),
-            subscripts: vec![offset(&o.var, &ob), offset(&i.var, &ib)],
+            subscripts: blocked
+                .iter()
+                .map(|(l, b)| Expr::binary(BinaryOp::Sub, Expr::var(&l.var), Expr::var(b)))
+                .collect(),
         };
         let update = instance.map(&mut |x| if x == target { reg.clone() } else { x });
         // `for (ty var = from; var < from + count; var += step)`
@@ -376,35 +446,36 @@ impl RegisterTile {
             format!("for ({ty} {var} = {from}; {var} < {from} + {count}; {var}{step})")
         };
         let whole = |l: &BlockLoop, var: &str| header(var, &origin(l.dim), &size(l.dim), l.block);
+        let pad = |d: usize| " ".repeat(2 * d);
         // The block's points around `body`, indented by `depth` levels.
         let points = |body: String, depth: usize| {
-            let pad = |d: usize| " ".repeat(2 * d);
-            vec![
-                format!(
-                    "{}{}",
-                    pad(depth),
-                    header(&o.var, &ob, &o.block.to_string(), 1)
-                ),
-                format!(
-                    "{}{}",
-                    pad(depth + 1),
-                    header(&i.var, &ib, &i.block.to_string(), 1)
-                ),
-                format!("{}{body}", pad(depth + 2)),
-            ]
+            let mut lines: Vec<String> = blocked
+                .iter()
+                .enumerate()
+                .map(|(k, (l, b))| {
+                    let head = header(&l.var, b, &l.block.to_string(), 1);
+                    format!("{}{head}", pad(depth + k))
+                })
+                .collect();
+            lines.push(format!("{}{body}", pad(depth + n)));
+            lines
         };
-        let mut out = vec![
-            format!("{} {{", whole(o, &ob)),
-            format!("  {} {{", whole(i, &ib)),
-            format!("    {} polyc_reg[{}][{}];", self.elem, o.block, i.block),
-        ];
-        out.extend(points(format!("{reg} = {target};"), 2));
-        out.push(format!("    {} {{", whole(r, &r.var)));
-        out.extend(points(format!("{update};"), 3));
-        out.push("    }".into());
-        out.extend(points(format!("{target} = {reg};"), 2));
-        out.push("  }".into());
-        out.push("}".into());
+        let mut out: Vec<String> = blocked
+            .iter()
+            .enumerate()
+            .map(|(k, (l, b))| format!("{}{} {{", pad(k), whole(l, b)))
+            .collect();
+        let extents: String = blocked
+            .iter()
+            .map(|(l, _)| format!("[{}]", l.block))
+            .collect();
+        out.push(format!("{}{} polyc_reg{extents};", pad(n), self.elem));
+        out.extend(points(format!("{reg} = {target};"), n));
+        out.push(format!("{}{} {{", pad(n), whole(r, &r.var)));
+        out.extend(points(format!("{update};"), n + 1));
+        out.push(format!("{}}}", pad(n)));
+        out.extend(points(format!("{target} = {reg};"), n));
+        out.extend((0..n).rev().map(|k| format!("{}}}", pad(k))));
         out
     }
 }
@@ -502,7 +573,12 @@ mod tests {
     }
 
     fn shape(t: &RegisterTile) -> (i64, i64) {
-        (t.outer.block, t.inner.block)
+        (t.outer.block, t.inner.as_ref().map_or(1, |i| i.block))
+    }
+
+    /// The inner blocked loop of a three-loop register tile.
+    fn inner(t: &RegisterTile) -> &BlockLoop {
+        t.inner.as_ref().expect("a three-loop tile")
     }
 
     fn gemm() -> ScopData {
@@ -524,7 +600,11 @@ mod tests {
         assert_eq!(cond, "polyc_T0 % 2 == 0");
         assert_eq!(shape(&tile), (2, 16));
         assert_eq!(
-            (tile.outer.dim, tile.inner.dim, tile.reduction.var.as_str()),
+            (
+                tile.outer.dim,
+                inner(&tile).dim,
+                tile.reduction.var.as_str()
+            ),
             (0, 1, "c2")
         );
         let text = tile.lines(&data, "long").join("\n");
@@ -564,7 +644,7 @@ mod tests {
         assert_eq!(cond, "polyc_T0 % 4 == 0 && polyc_T2 % 2 == 0");
         assert_eq!(tile.reduction.var, "c1");
         assert_eq!(
-            (tile.outer.var.as_str(), tile.inner.var.as_str()),
+            (tile.outer.var.as_str(), inner(&tile).var.as_str()),
             ("c0", "c2")
         );
         assert_eq!(shape(&tile), (4, 2));
@@ -592,6 +672,63 @@ mod tests {
         // syrk's A[j][k], j innermost: a vector would gather it element by element.
         let data = product(("C", &["i", "j"]), ("A", &["i", "k"]), ("A", &["j", "k"]));
         assert_eq!(shape(&tile_of(&data, Some(32)).1), (4, 2));
+    }
+
+    /// A full tile's two-loop nest, c0 (tile dimension 0) around c1 (1), of statement 0 at
+    /// (c0, c1).
+    fn two_loops() -> KNode {
+        let stmt = KNode::Stmt {
+            stmt: 0,
+            args: vec![v("c0"), v("c1"), v("c1")],
+        };
+        tile_loop("c0", 0, tile_loop("c1", 1, stmt))
+    }
+
+    #[test]
+    fn a_row_the_inner_loop_sums_into_runs_by_blocks_of_eight_rows() {
+        // gesummv's tmp[i] += A[i][j] * x[j], j innermost.
+        let data = product(("C", &["i"]), ("A", &["i", "j"]), ("B", &["j"]));
+        let KNode::If { cond, then, other } = apply(two_loops(), &data, 1, Some(32)) else {
+            panic!("expected a test of the sizes");
+        };
+        assert_eq!(cond.to_string(), "polyc_T0 % 8 == 0");
+        assert_eq!(other.as_deref(), Some(&two_loops()));
+        let KNode::Registers(tile) = *then else {
+            panic!("expected a register tile");
+        };
+        assert_eq!(shape(&tile), (ROW_BLOCK, 1));
+        assert_eq!(
+            (tile.outer.var.as_str(), tile.reduction.var.as_str()),
+            ("c0", "c1")
+        );
+        let text = tile.lines(&data, "long").join("\n");
+        assert!(text.contains("double polyc_reg[8];"), "{text}");
+        assert!(
+            text.contains("polyc_reg[c0 - polyc_rb0] += A[c0][c1] * B[c1];"),
+            "{text}"
+        );
+        assert!(
+            text.contains("C[c0] = polyc_reg[c0 - polyc_rb0];"),
+            "{text}"
+        );
+        assert_eq!(super::blocked(&two_loops(), &data, 1), vec![(0, true)]);
+    }
+
+    #[test]
+    fn a_two_loop_nest_is_not_blocked_where_its_element_moves_innermost_or_is_read_elsewhere() {
+        // atax's y[j] += A[i][j] * tmp[i]: the element moves along j (the C compiler
+        // vectorises that).
+        let moves = product(("C", &["j"]), ("A", &["i", "j"]), ("B", &["i"]));
+        // trisolv's x[i] -= L[i][j] * x[j]: x[j] may be an element a register holds.
+        let read = product(("C", &["i"]), ("A", &["i", "j"]), ("C", &["j"]));
+        // An element that no loop moves: the rows of a block would share it.
+        let shared = product(("C", &["k"]), ("A", &["i", "j"]), ("B", &["j"]));
+        for data in [moves, read, shared] {
+            assert_eq!(apply(two_loops(), &data, 1, Some(32)), two_loops());
+        }
+        // A size the rows do not divide, where it is known: the nest as it was.
+        let data = product(("C", &["i"]), ("A", &["i", "j"]), ("B", &["j"]));
+        assert_eq!(apply(two_loops(), &data, 0, Some(12)), two_loops());
     }
 
     #[test]
