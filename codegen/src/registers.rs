@@ -97,6 +97,9 @@ pub struct RegisterTile {
     pub args: Vec<Expr>,
     /// The C type of the elements the block holds.
     pub elem: String,
+    /// Conditions on the tile under which the statement's reads of other elements of the
+    /// array miss every element the blocks hold ([`apart`]; none where it reads no other).
+    pub apart: Vec<Expr>,
 }
 
 /// The full tile's code with each nest that qualifies run by register blocks, under a test
@@ -117,7 +120,8 @@ pub fn apply(code: KNode, data: &ScopData, inner: usize, inner_size: Option<i64>
             .into_iter()
             .flatten()
             .filter(|b| b.dim != inner || inner_size.is_none())
-            .map(multiple);
+            .map(multiple)
+            .chain(tile.apart.iter().cloned());
         return KNode::If {
             cond: Expr::all(tests),
             then: Box::new(KNode::Registers(Box::new(tile))),
@@ -204,6 +208,7 @@ fn register_tile(
         inner: Some(inner_block),
         stmt: *stmt,
         args: args.clone(),
+        apart: apart(&held, vars, &dims),
         elem: held.elem,
     })
 }
@@ -220,7 +225,8 @@ fn row_tile(
     inner_size: Option<i64>,
 ) -> Option<RegisterTile> {
     let (d0, d1) = (tile_dimension(l0)?, tile_dimension(l1)?);
-    let held = held_element(data, stmt, args, [&l0.var, &l1.var, NO_LOOP])?;
+    let vars = [l0.var.as_str(), l1.var.as_str(), NO_LOOP];
+    let held = held_element(data, stmt, args, vars)?;
     let rows = Shape {
         rows: ROW_BLOCK,
         cols: 1,
@@ -245,6 +251,7 @@ fn row_tile(
         inner: None,
         stmt,
         args: args.to_vec(),
+        apart: apart(&held, vars, &[d0, d1]),
         elem: held.elem,
     })
 }
@@ -289,13 +296,19 @@ struct Held {
     /// Whether every access walks memory by one element, or not at all, along the
     /// innermost loop.
     unit_stride: bool,
+    /// The element's subscripts.
+    element: Vec<Expr>,
+    /// The subscripts of the statement's other accesses to the same array (reads of other
+    /// elements), each affine in the nest's loop variables.
+    others: Vec<Vec<Expr>>,
 }
 
 /// The element statement `stmt`'s instance at `args` assigns in a nest of loops over `vars`,
 /// when a register block can hold it: the element does not depend on one of the loops, the
 /// subscripts are affine in the loops' variables (a block's points must then assign
-/// different elements, [`injective`]), and the statement reads the array at that element
-/// only.
+/// different elements, [`injective`]), and the statement's other accesses to the array have
+/// affine subscripts too (the tile must then keep them apart from the elements it assigns,
+/// [`apart`]).
 fn held_element(data: &ScopData, stmt: usize, args: &[Expr], vars: [&str; 3]) -> Option<Held> {
     let instance = statement_instance(data, stmt, args, false);
     let Expr::Assign { lhs, .. } = &instance else {
@@ -309,7 +322,7 @@ fn held_element(data: &ScopData, stmt: usize, args: &[Expr], vars: [&str; 3]) ->
         .map(|s| coefficients(s, vars))
         .collect::<Option<_>>()?;
     let reduction = (0..3).find(|&k| coeffs.iter().all(|c| c[k] == 0))?;
-    let mut other_access = false;
+    let mut others = Vec::new();
     let mut unit_stride = true;
     instance.walk(&mut |e| {
         if let Expr::Index {
@@ -317,11 +330,14 @@ fn held_element(data: &ScopData, stmt: usize, args: &[Expr], vars: [&str; 3]) ->
             subscripts,
         } = e
         {
-            other_access |= name == array && e != lhs.as_ref();
+            if name == array && e != lhs.as_ref() {
+                others.push(subscripts.clone());
+            }
             unit_stride &= walks_by_one(subscripts, vars);
         }
     });
-    if other_access {
+    let affine = |s: &Vec<Expr>| s.iter().all(|x| coefficients(x, vars).is_some());
+    if !others.iter().all(affine) || others.iter().any(|o| o.len() != subscripts.len()) {
         return None;
     }
     let elem = data
@@ -335,7 +351,50 @@ fn held_element(data: &ScopData, stmt: usize, args: &[Expr], vars: [&str; 3]) ->
         coeffs,
         elem,
         unit_stride,
+        element: subscripts.clone(),
+        others,
     })
+}
+
+/// The run-time conditions under which the elements a tile's blocks assign are none of those
+/// its other accesses to the array read: per other access, some subscript whose range over
+/// the tile lies wholly before or after the element's. Each loop `vars[k]` runs over tile
+/// dimension `dims[k]`'s whole range, so a subscript's least and greatest values are at the
+/// range's ends. In a full tile of trisolv, `x[c0] -= L[c0][c1] * x[c1]` holds `c1 < c0`
+/// at every point, so `c1`'s range ends before `c0`'s begins.
+fn apart(held: &Held, vars: [&str; 3], dims: &[usize]) -> Vec<Expr> {
+    let end = |e: &Expr, high: bool| {
+        let c = coefficients(e, vars).expect("an affine subscript");
+        e.map(&mut |x| match &x {
+            Expr::Var(v) => match vars.iter().position(|w| w == v) {
+                Some(k) if (c[k] >= 0) == high => Expr::binary(
+                    BinaryOp::Sub,
+                    Expr::binary(
+                        BinaryOp::Add,
+                        Expr::var(origin(dims[k])),
+                        Expr::var(size(dims[k])),
+                    ),
+                    Expr::int(1),
+                ),
+                Some(k) => Expr::var(origin(dims[k])),
+                None => x,
+            },
+            _ => x,
+        })
+    };
+    let before = |a: &Expr, b: &Expr| Expr::binary(BinaryOp::Lt, end(a, true), end(b, false));
+    held.others
+        .iter()
+        .map(|other| {
+            let sides = other
+                .iter()
+                .zip(&held.element)
+                .flat_map(|(o, e)| [before(o, e), before(e, o)]);
+            sides
+                .reduce(|a, b| Expr::binary(BinaryOp::Or, a, b))
+                .expect("an element has subscripts")
+        })
+        .collect()
 }
 
 /// The coefficients of `vars` in the subscript `e`, when it is affine in them: a sum of
@@ -658,13 +717,27 @@ mod tests {
     }
 
     #[test]
-    fn a_read_of_the_array_elsewhere_is_not_held() {
-        // lu's update: C[i][k] may be an element a register holds.
+    fn a_read_of_the_array_elsewhere_is_held_only_where_the_tile_keeps_them_apart() {
+        // lu's update: C[i][k] is an element a register holds where the ranges of k (c2, tile
+        // dimension 2) and j (c1, 1) meet.
         let data = product(("C", &["i", "j"]), ("C", &["i", "k"]), ("B", &["k", "j"]));
-        assert!(!blocked(&data, 32));
-        // The element itself read again is the register.
+        let (cond, _) = tile_of(&data, Some(32));
+        assert_eq!(
+            cond,
+            "polyc_T0 % 2 == 0 && (polyc_o0 + polyc_T0 - 1 < polyc_o0 || polyc_o0 + polyc_T0 - 1 < polyc_o0 || polyc_o2 + polyc_T2 - 1 < polyc_o1 || polyc_o1 + polyc_T1 - 1 < polyc_o2)"
+        );
+        // The element itself read again is the register: no condition.
         let data = product(("C", &["i", "j"]), ("C", &["i", "j"]), ("B", &["k", "j"]));
-        assert!(blocked(&data, 32));
+        assert_eq!(tile_of(&data, Some(32)).0, "polyc_T0 % 2 == 0");
+        // A read whose subscripts are not affine in the loops is never apart.
+        let data = scop(
+            at("C", &["i", "j"]),
+            Expr::Index {
+                array: "C".into(),
+                subscripts: vec![mul(v("i"), v("i")), v("j")],
+            },
+        );
+        assert!(!blocked(&data, 32));
     }
 
     #[test]
@@ -715,17 +788,25 @@ mod tests {
     }
 
     #[test]
-    fn a_two_loop_nest_is_not_blocked_where_its_element_moves_innermost_or_is_read_elsewhere() {
+    fn a_two_loop_nest_is_not_blocked_where_its_element_moves_innermost() {
         // atax's y[j] += A[i][j] * tmp[i]: the element moves along j (the C compiler
         // vectorises that).
         let moves = product(("C", &["j"]), ("A", &["i", "j"]), ("B", &["i"]));
-        // trisolv's x[i] -= L[i][j] * x[j]: x[j] may be an element a register holds.
-        let read = product(("C", &["i"]), ("A", &["i", "j"]), ("C", &["j"]));
         // An element that no loop moves: the rows of a block would share it.
         let shared = product(("C", &["k"]), ("A", &["i", "j"]), ("B", &["j"]));
-        for data in [moves, read, shared] {
+        for data in [moves, shared] {
             assert_eq!(apply(two_loops(), &data, 1, Some(32)), two_loops());
         }
+        // trisolv's x[i] -= L[i][j] * x[j]: blocked where the tile's ranges of j and i lie
+        // apart (in its full tiles, j < i at every point).
+        let read = product(("C", &["i"]), ("A", &["i", "j"]), ("C", &["j"]));
+        let KNode::If { cond, .. } = apply(two_loops(), &read, 1, Some(32)) else {
+            panic!("expected a test");
+        };
+        assert_eq!(
+            cond.to_string(),
+            "polyc_T0 % 8 == 0 && (polyc_o1 + polyc_T1 - 1 < polyc_o0 || polyc_o0 + polyc_T0 - 1 < polyc_o1)"
+        );
         // A size the rows do not divide, where it is known: the nest as it was.
         let data = product(("C", &["i"]), ("A", &["i", "j"]), ("B", &["j"]));
         assert_eq!(apply(two_loops(), &data, 0, Some(12)), two_loops());
