@@ -98,7 +98,7 @@ pub struct RegisterTile {
     /// The C type of the elements the block holds.
     pub elem: String,
     /// Conditions on the tile under which the statement's reads of other elements of the
-    /// array miss every element the blocks hold ([`apart`]; none where it reads no other).
+    /// array miss every element the blocks hold (`apart`; none where it reads no other).
     pub apart: Vec<Expr>,
 }
 
