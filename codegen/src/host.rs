@@ -62,6 +62,12 @@ impl Labels {
     }
 }
 
+/// The declaration of band dimension `k`'s range of points, `polyc_plo<k>` to `polyc_phi<k>`
+/// (`TiledGroup::points`), given those of the dimensions before it.
+pub fn points_range(k: usize, (lo, hi): &(Expr, Expr)) -> String {
+    format!("const long polyc_plo{k} = {lo}, polyc_phi{k} = {hi};")
+}
+
 fn origin_decl(k: usize) -> String {
     format!("const long polyc_o{k} = polyc_t{k} * {};", size(k))
 }
@@ -74,8 +80,8 @@ impl TileWalk<'_> {
         let mut out = String::from("{\n");
         let w = &mut out;
         // The points' bounding box, which clips the tile ranges (`TiledGroup::ranges`).
-        for (k, (lo, hi)) in t.points.iter().enumerate() {
-            let _ = writeln!(w, "  const long polyc_plo{k} = {lo}, polyc_phi{k} = {hi};");
+        for (k, range) in t.points.iter().enumerate() {
+            let _ = writeln!(w, "  {}", points_range(k, range));
             let _ = writeln!(w, "  (void)polyc_plo{k}; (void)polyc_phi{k};");
         }
         // A step's tiles run on several threads only when there are enough of them to share

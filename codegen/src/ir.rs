@@ -360,13 +360,16 @@ pub enum Reorder {
 
 impl OriginalOrder {
     /// The argument `reorder` of `polyc_tiles_pay`: the [`Reorder`], plus 4 where full tiles
-    /// hold register blocks, and 8 more where those are rows (`rows`) (before the tile sizes are known: the SCoP's code clears it where
-    /// too few points lie in full tiles, `MIN_FULL_SHARE`).
+    /// hold register blocks, and 8 more where those are rows (`rows`). This is its value before
+    /// the tile sizes are known: the SCoP's code clears the 4 and 8 where too few points lie
+    /// in full tiles ([`MIN_FULL_SHARE`]).
     pub fn reorder_arg(&self) -> i32 {
-        let registers = match (self.registers.is_empty(), self.rows) {
-            (true, _) => 0,
-            (false, false) => 4,
-            (false, true) => 4 | 8,
+        let registers = if self.registers.is_empty() {
+            0
+        } else if self.rows {
+            4 | 8
+        } else {
+            4
         };
         self.reorder as i32 | registers
     }
@@ -391,9 +394,10 @@ pub struct OriginalOrder {
     /// 1.13 ms, the original 1.47; 3mm 5.60 -> 3.35 ms as one tile, whose tiles are never
     /// full); below, their set-up costs more than they gain (gemm SMALL 0.087 ms tiled, 0.047
     /// ms its lines). Only where at least [`MIN_FULL_SHARE`] of each such group's points lie
-    /// in full tiles at the sizes the SCoP runs with, and where the blocks hold every statement
-    /// of the SCoP's greatest depth (`lower::register_blocks`): doitgen MEDIUM (extents 50, 40, 60 and 60
-    /// at the default 32, a share of 0.15) ran 1.49 ms in tiles against 1.38 ms as one tile.
+    /// in full tiles at the sizes the SCoP runs with (doitgen MEDIUM, extents 50, 40, 60 and
+    /// 60, a share of 0.15 at the default 32, ran 1.49 ms in tiles against 1.38 ms as one
+    /// tile), and, for rows alone, where they hold the SCoP's work
+    /// (`lower::register_blocks`).
     pub registers: Vec<usize>,
     /// Whether the register blocks are all rows of two-loop nests, whose element the original
     /// order updates along its innermost loop, each addition waiting for the one before: the

@@ -13,7 +13,7 @@ use rosepolly::model::expr::Expr;
 use avelas_contract::{ConfigFns, C_TARGET_FNS};
 
 use crate::c::{self, COptions};
-use crate::host::{group_opening, indent, Labels, TileWalk};
+use crate::host::{group_opening, indent, points_range, Labels, TileWalk};
 use crate::host_printer::{self, HostDialect};
 use crate::ir::{
     size, GroupCode, KNode, OriginalOrder, ScopData, ScopIr, TiledGroup, WorkBox, MIN_FULL_SHARE,
@@ -284,10 +284,10 @@ const SPECIALISED_MAX_BYTES: usize = 6000;
 
 impl OpenMp<'_> {
     /// `polyc_reorder`, the argument `reorder` of `polyc_tiles_pay` at the tile sizes the SCoP
-    /// runs with: without the register blocks' 4 (and 8) where a register-blocked group holds less than
-    /// [`MIN_FULL_SHARE`] of its points in full tiles (its points' bounding box against tiles
-    /// aligned at multiples of their sizes, as the tile walk aligns them). A group under outer
-    /// loops keeps the 4: its box depends on their values.
+    /// runs with: without the register blocks' 4 (and 8) where a register-blocked group holds
+    /// less than [`MIN_FULL_SHARE`] of its points in full tiles (its points' bounding box
+    /// against tiles aligned at multiples of their sizes, as the tile walk aligns them). A
+    /// group under outer loops keeps the 4: its box depends on their values.
     fn reorder_decl(&self, original: &OriginalOrder) -> String {
         let mut out = format!("  int polyc_reorder = {};\n", original.reorder_arg());
         for &g in &original.registers {
@@ -297,11 +297,8 @@ impl OpenMp<'_> {
                 continue;
             };
             let mut test = String::from("{\n");
-            for (k, (lo, hi)) in t.points.iter().enumerate() {
-                let _ = writeln!(
-                    test,
-                    "  const long polyc_plo{k} = {lo}, polyc_phi{k} = {hi};"
-                );
+            for (k, range) in t.points.iter().enumerate() {
+                let _ = writeln!(test, "  {}", points_range(k, range));
             }
             let list = |f: &dyn Fn(usize) -> String| {
                 (0..t.points.len()).map(f).collect::<Vec<_>>().join(", ")

@@ -310,8 +310,8 @@ pub fn markdown(cli: &BenchCli, plan: &Plan, machine: &Machine, rows: &[Row]) ->
     let _ = writeln!(
         out,
         "\nSuite: {}. Original: `{} {}`. Verified at {} against the original's arrays; times are \
-         PolyBench's kernel timer, medians of {} round-robin runs (each round starting one program later), milliseconds; C target with {} \
-         OpenMP threads.\n",
+         PolyBench's kernel timer, medians of {} round-robin runs (each round starting one \
+         program later), milliseconds; C target with {} OpenMP threads.\n",
         plan.suite.display(),
         polybench::harness::cc(),
         plan.baseline_cflags.join(" "),
