@@ -69,7 +69,10 @@ fn the_suite_kernels_whose_original_inner_loops_accumulate_run_the_tiles_order()
     // walk columns, where the tiles' do neither. Not picked, for instance: gemm and the
     // stencils (unit-stride inner loops already), atax and syr2k (the tiles' are no better).
     assert_eq!(whole, WHOLE_TILE, "{whole:?}");
-    // The tiles' order is better but strides across rows (bicg's `A[c0][c1]`, `c0` innermost).
+    // The tiles' order is better but strides across rows (bicg's `A[c0][c1]`, `c0` innermost;
+    // floyd-warshall's column `k`, whose pieces keep the rest of each row apart from
+    // `path[i][k]`, which its original inner loop writes at `j = k` and gcc's vector code then
+    // cannot run).
     assert_eq!(tiles, TILES, "{tiles:?}");
     // Full tiles with register blocks (`codegen/src/registers.rs`): the tiles run on one thread
     // from 2^22 points, or 2^16 where the blocks are rows (gesummv, 12). atax, gemver and
@@ -106,7 +109,7 @@ const WHOLE_TILE: [&str; 9] = [
     "trmm",
 ];
 
-const TILES: [&str; 5] = ["bicg", "cholesky", "deriche", "lu", "mvt"];
+const TILES: [&str; 6] = ["bicg", "cholesky", "deriche", "floyd-warshall", "lu", "mvt"];
 
 /// `kernel` built by polyc at `dataset`, checked against the original's dumps on two
 /// threads: its profile line (`POLYC_PROFILE=1`) with `env` besides, the program, and the
@@ -230,4 +233,23 @@ fn a_recurrence_weighs_its_points_when_threads_are_weighed() {
     assert!(seidel.contains("untiled=0 whole_tile=0"), "{seidel}");
     let jacobi = profile_line("jacobi-2d", "MEDIUM");
     assert!(jacobi.contains("untiled=1"), "{jacobi}");
+}
+
+/// floyd-warshall at MEDIUM holds 125 million points, enough for threads, but its tiles would
+/// start them nine times per `k` (its index-set pieces, each a `parallel for`), about 28,000
+/// points per start, where a start and its join cost more than half of those points save
+/// (`c::SYNC_POINTS`): its tiles run on one thread (16.5 ms against 42 ms on two threads
+/// and the original's 50). The count of starts stops once it shows that (`syncs=`, one past
+/// `points / 2^16`). The tiles' order keeps `path[i][k]` apart from the row each vectorised
+/// loop writes, which the original's inner loop cannot (`ptile::locality::Inner::Written`).
+#[test]
+fn threads_start_only_where_each_start_holds_enough_points() {
+    let (line, _, _work) = checked_profile("floyd-warshall", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
+    assert!(line.contains("untiled=0 whole_tile=0 threads=1"), "{line}");
+    let syncs: u64 = line
+        .split_once(" syncs=")
+        .and_then(|(_, rest)| rest.split(' ').next()?.trim().parse().ok())
+        .expect("a count of starts");
+    // 500 values of `k`, nine pieces each; counting stopped past 125,000,000 / 65,536.
+    assert!((1_900..4_500).contains(&syncs), "{line}");
 }

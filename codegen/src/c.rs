@@ -106,6 +106,14 @@ pub const WHOLE_POINTS: i64 = 1 << 18;
 /// The fewest points from which a SCoP whose work runs in register blocks of rows runs its
 /// tiles on one thread where threads do not pay (`ir::OriginalOrder::rows`).
 pub const ROW_POINTS: i64 = 1 << 16;
+/// The fewest points (weighed by the original order's latency) per start of OpenMP's threads
+/// for the threads to pay: each `parallel for` or wavefront region of a group ends at a join.
+/// Measured on floyd-warshall on the 2-core Intel Xeon VM (its nine index-set pieces per `k`,
+/// each a `parallel for` of vectorised points), tiles on two threads against one: N = 700,
+/// 54,000 points per start, 78 against 47 ms; N = 1000, 111,000, 153 against 197 ms; LARGE,
+/// 870,000, 2.45 against 4.49 s. An empty fork and join of two threads took 1.1-1.3 us there,
+/// one over 2 us of work 4.5-4.9 us.
+pub const SYNC_POINTS: i64 = 1 << 16;
 /// The size of every tile dimension of a SCoP that runs as one tile: the largest size
 /// `POLYC_TILE_SIZES` accepts (10^9), larger than any band's extent in practice (an array of
 /// that many elements in one dimension holds 8 GB of doubles); a larger band runs as a few
@@ -283,15 +291,18 @@ static inline __attribute__((unused)) int polyc_small(double points, int latency
    estimates. `strided`: the original order's innermost loops step across array rows;
    `reorder`: the tiles' innermost loops suit the vectoriser better than the original's
    (codegen/src/inner_loops.rs), so where tiles do not pay the whole band as one tile (1), or
-   the tiles on one thread where that order strides across rows (2), still do. `latency`: what a point of the original order costs against one that vectorises
+   the tiles on one thread where that order strides across rows (2), still do. `latency`: what
+   a point of the original order costs against one that vectorises
    (ptile::locality::recurrence_latency, 1 but for recurrences along the innermost loop); the
    thread thresholds weigh the points by it, since a thread start that costs more than a MEDIUM
    jacobi-2d (12 million points, 4 ms) is little beside a MEDIUM seidel-2d (16 million points
-   each waiting for the one before, 137 ms; tiled on two threads, 110 ms). Not inlined: it
+   each waiting for the one before, 137 ms; tiled on two threads, 110 ms). `syncs`: how many
+   times the tiles would start the threads (at least that many, where counting stopped early;
+   codegen::openmp, `sync_count`). Not inlined: it
    runs once per SCoP execution, and inlined into the kernel's function it changed how gcc
    laid out the kernel's own loops (gemm MEDIUM, run untiled: 5.5 ms against the original's
    4.0 ms, 4.0 ms with it apart). */
-static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int latency, int tuned) {{
+static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int latency, long syncs, int tuned) {{
   const long min = polyc_min_points();
   if (min >= 0) {{
     polyc_threads = polyc_omp_threads();
@@ -315,10 +326,12 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
     polyc_threads = 1;
     return points >= {WARM_POINTS}.0 && bytes > polyc_cache_bytes() ? 1 : untiled;
   }}
-  if (work < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)) {{
-    /* Too little work to start threads for, but an original order that steps across the rows
-       of arrays larger than the cache: tiles on this thread pay for their locality (mvt LARGE,
-       8 million points: 5x faster). */
+  if (work < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)
+      || work < {SYNC_POINTS}.0 * (double)syncs) {{
+    /* Too little work to start threads for, or to start them `syncs` times (each start ends
+       at a join), but an original order that steps across the rows of arrays larger than the
+       cache: tiles on this thread pay for their locality (mvt LARGE, 8 million points: 5x
+       faster). */
     polyc_threads = 1;
     return strided && points >= {WARM_POINTS}.0 && bytes > polyc_cache_bytes() ? 1 : untiled;
   }}

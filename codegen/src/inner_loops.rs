@@ -104,7 +104,7 @@ fn under_loop(scop: &Scop, s: usize, args: &[Expr], var: &str) -> Inner {
         .map(String::as_str)
         .zip(coeffs)
         .collect();
-    classify(scop, s, false, &|a| {
+    classify(scop, s, false, &[s], &|a| {
         let mut total = 0;
         for (it, c) in &of_iterator {
             total += a.split_var(it)?.0 * c;

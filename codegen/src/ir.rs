@@ -482,6 +482,21 @@ pub struct GroupIr {
     pub code: GroupCode,
 }
 
+impl GroupIr {
+    /// Whether an execution of the group may start OpenMP's threads on a CPU: its tiles run
+    /// in parallel (a `parallel for`) or by wavefronts (a parallel region), or its untiled
+    /// loops hold a parallel loop. Sequential tiles never do.
+    pub fn forks(&self) -> bool {
+        fn parallel(n: &KNode) -> bool {
+            matches!(n, KNode::For(l) if l.parallel) || n.children().into_iter().any(parallel)
+        }
+        match &self.code {
+            GroupCode::Untiled(code) => parallel(code),
+            GroupCode::Tiled(t) => t.mode != TileMode::Sequential,
+        }
+    }
+}
+
 /// What a group runs.
 pub enum GroupCode {
     /// Its scheduled loops, not tiled.

@@ -95,8 +95,9 @@ impl HostDialect for OpenMp<'_> {
                     out.push_str(&self.reorder_decl(original));
                     "polyc_reorder".into()
                 };
+                out.push_str(&self.sync_count(original.latency));
                 let pay = format!(
-                    "polyc_tiles_pay(polyc_points, polyc_bytes, {}, {reorder}, {}, polyc_tuned)",
+                    "polyc_tiles_pay(polyc_points, polyc_bytes, {}, {reorder}, {}, polyc_syncs, polyc_tuned)",
                     i32::from(original.strided),
                     original.latency
                 );
@@ -156,6 +157,10 @@ impl HostDialect for OpenMp<'_> {
             ("untiled=%d", "polyc_untiled".into()),
             ("whole_tile=%d", "polyc_whole_tile".into()),
         ];
+        if self.ir.original.is_some() {
+            fields.push(("threads=%d", "polyc_threads".into()));
+            fields.push(("syncs=%ld", "polyc_syncs".into()));
+        }
         // Other tile sizes, other last bits: `polyc tune` then compares within a tolerance.
         if self.reassociates() {
             fields.push(("reassociates=%d", "1".into()));
@@ -283,6 +288,46 @@ const SPECIALISED_SIZES: [i64; 5] = [16, 32, 64, 128, 256];
 const SPECIALISED_MAX_BYTES: usize = 6000;
 
 impl OpenMp<'_> {
+    /// `polyc_syncs`: how many times the tiled schedule would start OpenMP's threads (the
+    /// executions of groups that fork, `GroupIr::forks`), counted by walking the host tree's
+    /// loops without running any group. Each start ends at a join, which costs the threads
+    /// microseconds (`c::SYNC_POINTS`). The walk stops once the count shows that threads cannot
+    /// pay (`polyc_points * latency / SYNC_POINTS` starts), and is skipped where the work is too
+    /// small for threads anyway (`polyc_small`).
+    fn sync_count(&self, latency: u32) -> String {
+        let mut out = String::from("  long polyc_syncs = 0;\n");
+        if !self.ir.groups.iter().any(|g| g.forks()) {
+            return out;
+        }
+        let done = format!("polyc_synced_{}", self.ir.id);
+        let host = COptions {
+            openmp: false,
+            index_type: "long".into(),
+            indent: 4,
+            probe: None,
+            clauses: "",
+        };
+        let walk = c::print_calls(
+            &self.ir.data,
+            &self.ir.host,
+            &host,
+            &|g, _| match self.ir.groups[g].forks() {
+                true => format!("if (++polyc_syncs > polyc_sync_cap) goto {done};\n"),
+                false => String::new(),
+            },
+        );
+        let work = match latency {
+            1 => "polyc_points".to_string(),
+            l => format!("polyc_points * {l}"),
+        };
+        let _ = writeln!(
+            out,
+            "  if (!polyc_small(polyc_points, {latency})) {{\n    const double polyc_sync_cap = {work} / {}.0;\n{walk}  }}\n  {done}:;",
+            c::SYNC_POINTS
+        );
+        out
+    }
+
     /// `polyc_reorder`, the argument `reorder` of `polyc_tiles_pay` at the tile sizes the SCoP
     /// runs with: without the register blocks' 4 (and 8) where a register-blocked group holds
     /// less than [`MIN_FULL_SHARE`] of its points in full tiles (its points' bounding box

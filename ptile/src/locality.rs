@@ -5,9 +5,10 @@
 //! order and 12.6 ms tiled on one thread, gemver 73 against 19 ms; atax, whose loops walk rows,
 //! ran 7.4 ms against 14 ms tiled.
 
-use rosepolly::model::affine::Affine;
+use rosepolly::math::isl::DimType;
+use rosepolly::model::affine::{Affine, AffineCond, CmpOp};
 use rosepolly::model::expr::{AssignOp, BinaryOp, Expr};
-use rosepolly::model::{AccessKind, Scop, Storage};
+use rosepolly::model::{AccessKind, AccessPattern, Scop, Storage};
 
 /// Whether some statement of the deepest nests, where the work is, moves with its innermost
 /// loop a subscript other than the last of an array it accesses (mvt's `A[j][i]` under `j`;
@@ -56,14 +57,26 @@ pub enum Inner {
     Contiguous,
     /// Some reference moves a subscript other than the last (or the last by more than one).
     Strided,
+    /// An element the statement reads at every step is one it writes at some step
+    /// (floyd-warshall's `path[i][k]` under `j`, written at `j = k`): gcc versions the loop on a
+    /// test that the written elements do not overlap the read one, which fails, and the loop
+    /// runs scalar. At MEDIUM on the 2-core Intel Xeon VM the original ran 46-49 ms, Pluto's
+    /// order, whose pieces keep `j = k` apart (`rosepolly::compilation::split`), 16 ms as one
+    /// tile on one thread.
+    Written,
     /// A written element stays the same along the loop (or the loop is unknown): a
     /// floating-point reduction gcc keeps scalar without `-ffast-math`.
     Chain,
 }
 
 impl Inner {
+    /// Neither a chain nor a loop that runs scalar vectorises: both cost the same.
     pub fn cost(self) -> u32 {
-        self as u32
+        match self {
+            Inner::Contiguous => 0,
+            Inner::Strided => 1,
+            Inner::Written | Inner::Chain => 2,
+        }
     }
 }
 
@@ -77,21 +90,86 @@ pub fn original_cost(scop: &Scop) -> u32 {
             let Some(inner) = st.iterators.last() else {
                 return 0;
             };
-            classify(scop, s, true, &|a| a.split_var(inner).map(|(c, _)| c)).cost()
+            let pieces = pieces(scop, s);
+            classify(scop, s, true, &pieces, &|a| {
+                a.split_var(inner).map(|(c, _)| c)
+            })
+            .cost()
         })
         .sum()
 }
 
+/// The statements whose domains make up the instances the original's lines run for statement
+/// `s`: all pieces of the statement it was split from (`Scop::splits`), else `s` alone.
+pub fn pieces(scop: &Scop, s: usize) -> Vec<usize> {
+    let name = &scop.statements[s].name;
+    let by_name = |n: &String| scop.statements.iter().position(|t| &t.name == n);
+    match scop.splits.iter().find(|p| p.pieces.contains(name)) {
+        Some(split) => split.pieces.iter().filter_map(by_name).collect(),
+        None => vec![s],
+    }
+}
+
+/// Whether some instance in the domain of a statement of `domains` (statements with the
+/// iterators of `read`'s and `write`'s statement) reads with `read` the element it writes with
+/// `write`. Where isl cannot tell, it may.
+fn meets(scop: &Scop, domains: &[usize], read: &AccessPattern, write: &AccessPattern) -> bool {
+    let equal = read
+        .subscripts
+        .iter()
+        .zip(&write.subscripts)
+        .map(|(r, w)| AffineCond::Cmp(CmpOp::Eq, r.clone(), w.clone()))
+        .fold(AffineCond::True, |a, b| {
+            AffineCond::And(Box::new(a), Box::new(b))
+        });
+    domains.iter().any(|&t| {
+        let st = &scop.statements[t];
+        let set = st.domain.set();
+        let dims: Vec<String> = (0..set.dim(DimType::Set))
+            .map(|k| set.dim_name(DimType::Set, k).unwrap_or_default())
+            .collect();
+        let params: Vec<String> = (0..set.dim(DimType::Param))
+            .map(|k| set.dim_name(DimType::Param, k).unwrap_or_default())
+            .collect();
+        let rename = |v: &str| match st.iterators.iter().position(|i| i == v) {
+            Some(k) if k < dims.len() => dims[k].clone(),
+            _ => v.to_string(),
+        };
+        let text = format!(
+            "[{}] -> {{ {}[{}] : {} }}",
+            params.join(", "),
+            set.tuple_name().unwrap_or_default(),
+            dims.join(", "),
+            equal.to_isl(&rename)
+        );
+        match set.parse_sibling(&text) {
+            Ok(on) => !on.intersect(set).is_empty(),
+            Err(_) => true,
+        }
+    })
+}
+
 /// The class of statement `s` when `step` gives each subscript's change per step of the
-/// innermost loop (`None`: unknown). `scalars`: expanded arrays count as scalars.
+/// innermost loop (`None`: unknown). `scalars`: expanded arrays count as scalars. `domains`:
+/// the statements whose domains hold the instances the loop runs (`s`'s pieces in the
+/// original's lines, [`pieces`]).
 pub fn classify(
     scop: &Scop,
     s: usize,
     scalars: bool,
+    domains: &[usize],
     step: &dyn Fn(&Affine) -> Option<i64>,
 ) -> Inner {
+    let st = &scop.statements[s];
+    let moves = |a: &AccessPattern| a.subscripts.iter().any(|e| step(e) != Some(0));
+    // Writes along the loop, which may reach an element the loop reads without moving.
+    let moving_writes: Vec<&AccessPattern> = st
+        .accesses
+        .iter()
+        .filter(|a| a.kind == AccessKind::Write && moves(a))
+        .collect();
     let mut class = Inner::Contiguous;
-    for a in &scop.statements[s].accesses {
+    for a in &st.accesses {
         let subscripts: &[Affine] = match scalars {
             true => &a.subscripts[expanded_dims(scop, &a.datum)..],
             false => &a.subscripts,
@@ -101,6 +179,16 @@ pub fn classify(
             None => Inner::Chain,
             Some(v) if v.iter().all(|&c| c == 0) => match a.kind {
                 AccessKind::Write => Inner::Chain,
+                AccessKind::Read
+                    if moving_writes.iter().any(|w| {
+                        w.datum == a.datum
+                            && w.subscripts.len() == a.subscripts.len()
+                            && !expanded(scop, &a.datum)
+                            && meets(scop, domains, a, w)
+                    }) =>
+                {
+                    Inner::Written
+                }
                 AccessKind::Read => Inner::Contiguous,
             },
             Some(v) => {

@@ -74,3 +74,22 @@ fn a_recurrence_follows_the_loop_s_stride() {
     // Forward in a loop that counts up: read before it is written.
     assert_eq!(latency("A[j] = A[j + 2] * 0.5 + 1.0"), 1);
 }
+
+#[test]
+fn a_read_the_inner_loop_writes_at_some_step_keeps_the_loop_scalar() {
+    use ptile::locality::{deepest, original_cost};
+    // floyd-warshall's `path[i][k]` under `j`: the loop writes it at `j = k`, and gcc's vector
+    // code, guarded by a test that the written row misses it, never runs. The statement is
+    // split into pieces (`rosepolly::compilation::split`), some of which never meet `j = k`,
+    // but the original's lines run them all in one loop: each costs as much as a chain.
+    let (cost, statements) = common::with_kernel("floyd-warshall", |_, scop| {
+        (original_cost(scop), deepest(scop).count() as u32)
+    });
+    assert!(statements > 1, "floyd-warshall is split");
+    assert_eq!(cost, 2 * statements);
+    // gemm's `A[i][k]` under `j` is read alone: its loop vectorises.
+    assert_eq!(
+        common::with_kernel("gemm", |_, scop| original_cost(scop)),
+        0
+    );
+}
