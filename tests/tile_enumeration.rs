@@ -147,18 +147,23 @@ fn check(job: &Job, work: &std::path::Path) -> Vec<String> {
             "non-empty tiles differ: missing {missing:?}, visited but empty {extra:?}"
         ));
     }
-    // Steps never decrease along the trace, within a group and one iteration of the outer
-    // loops.
+    // Where the tiles run by wavefronts on several threads, steps never decrease along the
+    // trace, within a group and one iteration of the outer loops. On one thread they run in
+    // lexicographic order (`step=` still names each tile's wavefront): the dependences below
+    // order them.
     let mut by_pos: Vec<(&GroupTile, &(i64, usize))> = visits.iter().collect();
     by_pos.sort_by_key(|(_, (_, pos))| *pos);
     for w in by_pos.windows(2) {
         let same = w[0].0 .0 == w[1].0 .0 && w[0].0 .1 == w[1].0 .1;
-        if same && w[1].1 .0 < w[0].1 .0 {
+        let lexicographic =
+            space.groups[w[0].0 .0].mode == TileMode::Wavefront && w[0].0 .2 < w[1].0 .2;
+        if same && w[1].1 .0 < w[0].1 .0 && !lexicographic {
             problems.push(format!("step goes back from {:?} to {:?}", w[0], w[1]));
         }
     }
     // No dependence between tiles that can run at the same time: different parallel units of
-    // one step. A unit is (t0, t1) for wavefronts, t0 for a parallel tile loop.
+    // one step. A unit is (t0, t1) for wavefronts, t0 for a parallel tile loop. Every other
+    // dependence between two tiles runs from the tile visited first.
     let deps = brute_force_dependences(scop, &params, 2_000_000).unwrap();
     'deps: for ((_, src, sink, _), pairs) in &deps {
         for (a, b) in pairs {
@@ -174,9 +179,16 @@ fn check(job: &Job, work: &std::path::Path) -> Vec<String> {
                 TileMode::Parallel => 1,
                 TileMode::Sequential => continue,
             };
-            let (sa, sb) = (visits[&ta].0, visits[&tb].0);
+            let ((sa, pa), (sb, pb)) = (visits[&ta], visits[&tb]);
             if sa == sb && ta.2[..unit] != tb.2[..unit] {
                 problems.push(format!("dependence from tile {:?} to tile {:?}, both in step {sa} and in different parallel units", ta.2, tb.2));
+                break 'deps;
+            }
+            if pa > pb {
+                problems.push(format!(
+                    "dependence from tile {:?} to tile {:?}, visited after it",
+                    ta.2, tb.2
+                ));
                 break 'deps;
             }
         }
