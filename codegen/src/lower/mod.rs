@@ -380,12 +380,16 @@ impl Lowering<'_, '_> {
 
 /// The groups whose full tiles run nests by register blocks (`crate::registers`) where the
 /// blocks decide how the SCoP runs, and whether they are all rows of two-loop nests. Row
-/// blocks alone decide only where they hold every statement of the SCoP's greatest depth (its
-/// work), in groups whose tiles need no wavefronts. atax's `tmp[i]` nest has row blocks, its
-/// `y[j]` nest none, and its tiles distribute the two nests its original fuses (at LARGE,
-/// tiles on one thread ran 5.3 ms against its lines' 4.9). trisolv's tiles run by wavefronts,
-/// which visit `L` a tile of rows at a time along a diagonal where its lines stream it: with
-/// blocks, its tiles on one thread ran 3.0 ms at LARGE (4.5 without), its lines 2.8.
+/// blocks alone decide as rows (from 2^16 points) only where they hold every statement of the
+/// SCoP's greatest depth (its work), in groups whose tiles need no wavefronts. Otherwise they
+/// decide as other blocks do (from 2^22 points), and only where the original's innermost loops
+/// stride across rows: there the tiles' order gains besides the blocks (one thread, Intel Xeon
+/// VM: gramschmidt MEDIUM, its lines 8.8 ms, tiles 4.8; gemver LARGE, one tile 12.6 ms, tiles
+/// 9.7). atax's and trisolv's lines walk rows. atax's `tmp[i]` nest has row blocks, its `y[j]`
+/// nest none, and its tiles distribute the two nests its original fuses (at LARGE, tiles on one
+/// thread ran 5.3 ms against its lines' 4.9). trisolv's tiles on one thread ran 2.5 ms at LARGE
+/// against its lines' 3.5 ms, but 0.167 against 0.051 ms at MEDIUM, where rows would take
+/// them; at 2^22 points neither would.
 fn register_blocks(scop: &Scop, groups: &[GroupIr], data: &ScopData) -> (Vec<usize>, bool) {
     let blocked = |g: &GroupIr| match &g.code {
         GroupCode::Tiled(t) => match (&t.full_body, t.inner) {
@@ -405,11 +409,17 @@ fn register_blocks(scop: &Scop, groups: &[GroupIr], data: &ScopData) -> (Vec<usi
         !per_group[g].is_empty()
             && matches!(&groups[g].code, GroupCode::Tiled(t) if t.mode == TileMode::Wavefront)
     });
-    if all.is_empty() || (rows && (!work_blocked || waves)) {
+    if all.is_empty() {
         return (Vec::new(), false);
     }
-    let groups = (0..groups.len())
+    let blocked = (0..groups.len())
         .filter(|&g| !per_group[g].is_empty())
         .collect();
-    (groups, rows)
+    if rows && work_blocked && !waves {
+        return (blocked, true);
+    }
+    if rows && !ptile::locality::strides_across_rows(scop) {
+        return (Vec::new(), false);
+    }
+    (blocked, false)
 }
