@@ -381,15 +381,14 @@ impl Lowering<'_, '_> {
 /// The groups whose full tiles run nests by register blocks (`crate::registers`) where the
 /// blocks decide how the SCoP runs, and whether they are all rows of two-loop nests. Row
 /// blocks alone decide as rows (from 2^16 points) only where they hold every statement of the
-/// SCoP's greatest depth (its work), in groups whose tiles need no wavefronts. Otherwise they
-/// decide as other blocks do (from 2^22 points), and only where the original's innermost loops
-/// stride across rows: there the tiles' order gains besides the blocks (one thread, Intel Xeon
-/// VM: gramschmidt MEDIUM, its lines 8.8 ms, tiles 4.8; gemver LARGE, one tile 12.6 ms, tiles
-/// 9.7). atax's and trisolv's lines walk rows. atax's `tmp[i]` nest has row blocks, its `y[j]`
+/// SCoP's greatest depth (its work): trisolv, whose tiles need wavefronts, walked on one thread
+/// in lexicographic order (LARGE, rotated rounds on the Intel Xeon VM: 3.1 -> 1.9 ms, its lines
+/// before). Otherwise they decide as other blocks do (from 2^22 points), and only where the
+/// original's innermost loops stride across rows: there the tiles' order gains besides the
+/// blocks (one thread: gramschmidt MEDIUM, its lines 8.8 ms, tiles 4.8; gemver LARGE, one tile
+/// 12.6 ms, tiles 9.7). atax's lines walk rows: its `tmp[i]` nest has row blocks, its `y[j]`
 /// nest none, and its tiles distribute the two nests its original fuses (at LARGE, tiles on one
-/// thread ran 5.3 ms against its lines' 4.9). trisolv's tiles on one thread, in lexicographic
-/// order, ran 0.167 ms at MEDIUM against its lines' 0.051 (rows would take them there); at
-/// LARGE 2.5 ms against 3.5, but its 2 million points are fewer than 2^22 anyway.
+/// thread ran 5.3 ms against its lines' 4.9).
 fn register_blocks(scop: &Scop, groups: &[GroupIr], data: &ScopData) -> (Vec<usize>, bool) {
     let blocked = |g: &GroupIr| match &g.code {
         GroupCode::Tiled(t) => match (&t.full_body, t.inner) {
@@ -405,17 +404,13 @@ fn register_blocks(scop: &Scop, groups: &[GroupIr], data: &ScopData) -> (Vec<usi
         .filter(|&s| scop.statements[s].depth() == depth)
         .all(|s| all.iter().any(|&(b, _)| b == s));
     let rows = all.iter().all(|&(_, rows)| rows);
-    let waves = (0..groups.len()).any(|g| {
-        !per_group[g].is_empty()
-            && matches!(&groups[g].code, GroupCode::Tiled(t) if t.mode == TileMode::Wavefront)
-    });
     if all.is_empty() {
         return (Vec::new(), false);
     }
     let blocked = (0..groups.len())
         .filter(|&g| !per_group[g].is_empty())
         .collect();
-    if rows && work_blocked && !waves {
+    if rows && work_blocked {
         return (blocked, true);
     }
     if rows && !ptile::locality::strides_across_rows(scop) {
