@@ -18,6 +18,14 @@ use crate::atomics;
 use crate::c::{self, COptions};
 use crate::ir::{acc, size, tile, GroupIr, ScopIr, TiledGroup};
 
+/// The most bytes of C a group's tiles in lexicographic order may take (a third copy of the
+/// tile's code, besides a step's alone and shared): past it, one thread walks the wavefronts
+/// too. The suite's kernels take 1.4-18.3 KB (cholesky the most), but heat-3d and fdtd-2d (23
+/// and 24 KB, which run their lines at MEDIUM and threads at LARGE); a random program whose
+/// loops isl separated into many pieces (`tests/inputs/hostile/separation-growth.c`) took three
+/// of 21.7 KB, its output growing from 234 to 323 KB.
+const LEXICOGRAPHIC_MAX_BYTES: usize = 20_000;
+
 /// What the walk does besides finding tiles.
 pub struct TileWalk<'a> {
     pub ir: &'a ScopIr,
@@ -205,11 +213,21 @@ impl TileWalk<'_> {
         // which visits neighbouring tiles one after another where the steps go diagonally:
         // trisolv LARGE 3.9 -> 2.4 ms, gramschmidt MEDIUM 7.0 -> 5.2 ms (one thread, the
         // 2-core Intel Xeon VM). The steps are then the rows of the outermost tile loop.
+        let rows = self.rows(None, &format!("{}_rows", self.label));
+        if rows.len() > LEXICOGRAPHIC_MAX_BYTES {
+            let _ = writeln!(w, "long polyc_found[2] = {{0, 0}};");
+            let _ = writeln!(
+                w,
+                "#pragma omp parallel num_threads(polyc_team_size) if(polyc_team_size > 1) reduction(+:polyc_tiles)"
+            );
+            let _ = writeln!(w, "{{");
+            let _ = writeln!(w, "  int polyc_alone = 0;");
+            w.push_str(&indent(&steps, 2));
+            let _ = writeln!(w, "}}");
+            return w;
+        }
         let _ = writeln!(w, "if (polyc_team_size == 1) {{");
-        w.push_str(&indent(
-            &self.rows(None, &format!("{}_rows", self.label)),
-            2,
-        ));
+        w.push_str(&indent(&rows, 2));
         let _ = writeln!(w, "}} else {{");
         let _ = writeln!(w, "  long polyc_found[2] = {{0, 0}};");
         let _ = writeln!(
