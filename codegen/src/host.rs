@@ -215,29 +215,13 @@ impl TileWalk<'_> {
         // 2-core Intel Xeon VM). The steps are then the rows of the outermost tile loop.
         let rows = self.rows(None, &format!("{}_rows", self.label));
         if rows.len() > LEXICOGRAPHIC_MAX_BYTES {
-            let _ = writeln!(w, "long polyc_found[2] = {{0, 0}};");
-            let _ = writeln!(
-                w,
-                "#pragma omp parallel num_threads(polyc_team_size) if(polyc_team_size > 1) reduction(+:polyc_tiles)"
-            );
-            let _ = writeln!(w, "{{");
-            let _ = writeln!(w, "  int polyc_alone = 0;");
-            w.push_str(&indent(&steps, 2));
-            let _ = writeln!(w, "}}");
+            w.push_str(&team_region(&steps, true));
             return w;
         }
         let _ = writeln!(w, "if (polyc_team_size == 1) {{");
         w.push_str(&indent(&rows, 2));
         let _ = writeln!(w, "}} else {{");
-        let _ = writeln!(w, "  long polyc_found[2] = {{0, 0}};");
-        let _ = writeln!(
-            w,
-            "  #pragma omp parallel num_threads(polyc_team_size) reduction(+:polyc_tiles)"
-        );
-        let _ = writeln!(w, "  {{");
-        let _ = writeln!(w, "    int polyc_alone = 0;");
-        w.push_str(&indent(&steps, 4));
-        let _ = writeln!(w, "  }}");
+        w.push_str(&indent(&team_region(&steps, false), 2));
         let _ = writeln!(w, "}}");
         w
     }
@@ -466,6 +450,20 @@ fn team_step(alone: &str, shared: &str) -> String {
 ",
         indent(alone, 4),
         indent(shared, 2)
+    )
+}
+
+/// The parallel region whose team walks the wavefronts `steps`: on `polyc_team_size` threads,
+/// or on this one alone where `guarded` and the team is 1.
+fn team_region(steps: &str, guarded: bool) -> String {
+    let guard = if guarded {
+        " if(polyc_team_size > 1)"
+    } else {
+        ""
+    };
+    format!(
+        "long polyc_found[2] = {{0, 0}};\n#pragma omp parallel num_threads(polyc_team_size){guard} reduction(+:polyc_tiles)\n{{\n  int polyc_alone = 0;\n{}}}\n",
+        indent(steps, 2)
     )
 }
 
