@@ -5,8 +5,7 @@
 //! order and 12.6 ms tiled on one thread, gemver 73 against 19 ms; atax, whose loops walk rows,
 //! ran 7.4 ms against 14 ms tiled.
 
-use rosepolly::math::isl::DimType;
-use rosepolly::model::affine::{Affine, AffineCond, CmpOp};
+use rosepolly::model::affine::Affine;
 use rosepolly::model::expr::{AssignOp, BinaryOp, Expr};
 use rosepolly::model::{AccessKind, AccessPattern, Scop, Storage};
 
@@ -110,42 +109,14 @@ pub fn pieces(scop: &Scop, s: usize) -> Vec<usize> {
     }
 }
 
-/// Whether some instance in the domain of a statement of `domains` (statements with the
-/// iterators of `read`'s and `write`'s statement) reads with `read` the element it writes with
-/// `write`. Where isl cannot tell, it may.
-fn meets(scop: &Scop, domains: &[usize], read: &AccessPattern, write: &AccessPattern) -> bool {
-    let equal = read
-        .subscripts
-        .iter()
-        .zip(&write.subscripts)
-        .map(|(r, w)| AffineCond::Cmp(CmpOp::Eq, r.clone(), w.clone()))
-        .fold(AffineCond::True, |a, b| {
-            AffineCond::And(Box::new(a), Box::new(b))
-        });
+/// Whether some instance of a statement of `domains` (`s`'s pieces, whose accesses are `s`'s
+/// in the same order) reads with its access `read` the element it writes with `write`: the
+/// two access relations meet on its domain.
+fn meets(scop: &Scop, domains: &[usize], read: usize, write: usize) -> bool {
     domains.iter().any(|&t| {
         let st = &scop.statements[t];
-        let set = st.domain.set();
-        let dims: Vec<String> = (0..set.dim(DimType::Set))
-            .map(|k| set.dim_name(DimType::Set, k).unwrap_or_default())
-            .collect();
-        let params: Vec<String> = (0..set.dim(DimType::Param))
-            .map(|k| set.dim_name(DimType::Param, k).unwrap_or_default())
-            .collect();
-        let rename = |v: &str| match st.iterators.iter().position(|i| i == v) {
-            Some(k) if k < dims.len() => dims[k].clone(),
-            _ => v.to_string(),
-        };
-        let text = format!(
-            "[{}] -> {{ {}[{}] : {} }}",
-            params.join(", "),
-            set.tuple_name().unwrap_or_default(),
-            dims.join(", "),
-            equal.to_isl(&rename)
-        );
-        match set.parse_sibling(&text) {
-            Ok(on) => !on.intersect(set).is_empty(),
-            Err(_) => true,
-        }
+        let (r, w) = (&st.accesses[read].relation, &st.accesses[write].relation);
+        !st.domain.restrict(r.map().intersect(w.map())).is_empty()
     })
 }
 
@@ -163,13 +134,11 @@ pub fn classify(
     let st = &scop.statements[s];
     let moves = |a: &AccessPattern| a.subscripts.iter().any(|e| step(e) != Some(0));
     // Writes along the loop, which may reach an element the loop reads without moving.
-    let moving_writes: Vec<&AccessPattern> = st
-        .accesses
-        .iter()
-        .filter(|a| a.kind == AccessKind::Write && moves(a))
+    let moving_writes: Vec<usize> = (0..st.accesses.len())
+        .filter(|&w| st.accesses[w].kind == AccessKind::Write && moves(&st.accesses[w]))
         .collect();
     let mut class = Inner::Contiguous;
-    for a in &st.accesses {
+    for (r, a) in st.accesses.iter().enumerate() {
         let subscripts: &[Affine] = match scalars {
             true => &a.subscripts[expanded_dims(scop, &a.datum)..],
             false => &a.subscripts,
@@ -180,12 +149,10 @@ pub fn classify(
             Some(v) if v.iter().all(|&c| c == 0) => match a.kind {
                 AccessKind::Write => Inner::Chain,
                 AccessKind::Read
-                    if moving_writes.iter().any(|w| {
-                        w.datum == a.datum
-                            && w.subscripts.len() == a.subscripts.len()
-                            && !expanded(scop, &a.datum)
-                            && meets(scop, domains, a, w)
-                    }) =>
+                    if !expanded(scop, &a.datum)
+                        && moving_writes.iter().any(|&w| {
+                            st.accesses[w].datum == a.datum && meets(scop, domains, r, w)
+                        }) =>
                 {
                     Inner::Written
                 }

@@ -407,14 +407,14 @@ fn register_blocks(scop: &Scop, groups: &[GroupIr], data: &ScopData) -> (Vec<usi
     if all.is_empty() {
         return (Vec::new(), false);
     }
-    let blocked = (0..groups.len())
+    let holding = (0..groups.len())
         .filter(|&g| !per_group[g].is_empty())
         .collect();
     if rows && work_blocked {
-        return (blocked, true);
+        return (holding, true);
     }
     if rows && !ptile::locality::strides_across_rows(scop) {
         return (Vec::new(), false);
     }
-    (blocked, false)
+    (holding, false)
 }
