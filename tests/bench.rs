@@ -1,7 +1,8 @@
 //! `polyc bench` end to end on a small suite in PolyBench/C form (two kernels of the bundled
 //! suite and a deliberately broken one, whose array dump depends on the process): the broken
 //! kernel is reported as not verified and the command fails, the others are verified and
-//! timed, and the CSV, JSON and SVG files are well-formed.
+//! timed, and the CSV, JSON and SVG files are well-formed; short kernels get more rounds, and
+//! with them a 95% interval of their speed-up.
 
 use std::path::Path;
 use std::process::Command;
@@ -61,6 +62,8 @@ fn bench_verifies_times_and_reports_a_broken_kernel() {
             "SMALL",
             "--runs",
             "1",
+            "--min-seconds",
+            "0",
             "--tile-sizes",
             "4 8,16",
             "--out",
@@ -116,6 +119,10 @@ fn bench_verifies_times_and_reports_a_broken_kernel() {
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("bench.json")).unwrap())
             .unwrap();
     assert_eq!(json["rows"].as_array().unwrap().len(), 3);
+    // `--min-seconds 0`: exactly `--runs` rounds, too few for an interval.
+    let atax = &json["rows"][0];
+    assert_eq!(atax["polyc_runs"].as_array().unwrap().len(), 1, "{atax}");
+    assert!(atax["interval"].is_null(), "{atax}");
     assert!(json["machine"]["cpu"].is_string());
     assert!(json["geomeans"].is_array());
 
@@ -155,6 +162,17 @@ fn tuned_sizes_reach_the_timed_program() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("bench.json")).unwrap()).unwrap();
     let row = &json["rows"][0];
     assert_eq!(row["configuration"], "tuned");
+    // A kernel of milliseconds gets more rounds than `--runs 1` within the default two
+    // seconds, and with them an interval around the estimate.
+    let runs = row["polyc_runs"].as_array().unwrap().len();
+    assert!(runs >= 4, "{runs} rounds: {row}");
+    let interval = &row["interval"];
+    let (low, estimate, high) = (
+        interval["low"].as_f64().unwrap(),
+        interval["estimate"].as_f64().unwrap(),
+        interval["high"].as_f64().unwrap(),
+    );
+    assert!(0.0 < low && low <= estimate && estimate <= high, "{row}");
     let profile = row["profile"][0].as_str().unwrap();
     assert!(profile.contains("sizes_from=tuned"), "{profile}");
 }

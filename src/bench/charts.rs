@@ -107,6 +107,16 @@ pub fn speedups(path: &Path, rows: &[Row]) -> Res {
                 }))?
                 .label(*target)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.filled()));
+            // The 95% interval of each speed-up, a line through its bar's middle.
+            chart.draw_series(rows.iter().filter(|r| r.target == *target).filter_map(|r| {
+                let k = kernels.iter().position(|k| *k == r.kernel)? as f64;
+                let x = k + 0.1 + w * (ti as f64 + 0.5);
+                let i = r.interval()?;
+                Some(PathElement::new(
+                    vec![(x, i.low.max(lo)), (x, i.high.min(hi))],
+                    BLACK.stroke_width(1),
+                ))
+            }))?;
         }
         chart.draw_series(LineSeries::new(
             vec![(0.0, 1.0), (n as f64, 1.0)],

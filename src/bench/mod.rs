@@ -7,6 +7,7 @@
 
 mod charts;
 mod report;
+mod stats;
 mod steps;
 
 use std::collections::BTreeMap;
@@ -47,9 +48,17 @@ pub struct BenchCli {
     /// The dataset whose array dumps are compared with the original program's.
     #[arg(long, default_value = "MINI", value_name = "DATASET")]
     pub verify_dataset: String,
-    /// Timed runs of each program; the median counts.
+    /// Timed runs of each program, at least; the median counts.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,
+    /// Rounds go on past --runs while a kernel's rounds so far took less than this many seconds
+    /// (wall-clock), up to --max-runs: short kernels, whose runs scatter most, get more of them.
+    /// 0 runs exactly --runs.
+    #[arg(long, default_value_t = 2.0, value_name = "SECONDS", value_parser = seconds)]
+    pub min_seconds: f64,
+    /// The most rounds --min-seconds adds up to (never fewer than --runs).
+    #[arg(long, default_value_t = 51, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub max_runs: u32,
     /// OpenMP threads of the C target's programs (default: the machine's cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub threads: Option<u32>,
@@ -141,6 +150,7 @@ pub struct Row {
     /// Every run, milliseconds.
     pub original_runs: Vec<f64>,
     pub polyc_runs: Vec<f64>,
+    pub baseline_runs: Vec<f64>,
     /// The configuration timed (the fastest of `--tile-sizes`): `default`, `tuned` or sizes.
     pub configuration: String,
     /// polyc's profile lines of one run with that configuration (`POLYC_PROFILE=1`).
@@ -158,15 +168,25 @@ impl Row {
         ratio(self.original_ms?, self.baseline_ms?)
     }
 
-    /// The speed-up of each round: the runs are round-robin, so the original's `k`-th run ran
-    /// beside polyc's `k`-th, under the same load. Their spread says how far the machine moves
-    /// the median (rounds whose times are below the timer's resolution left out).
-    pub fn round_speedups(&self) -> Vec<f64> {
-        self.original_runs
-            .iter()
-            .zip(&self.polyc_runs)
-            .filter_map(|(&o, &p)| ratio(o, p))
-            .collect()
+    /// polyc's speed-up over the original from all their runs, with its 95% interval
+    /// (`stats`); None where the runs are too few.
+    pub fn interval(&self) -> Option<stats::Interval> {
+        stats::speedup(&self.original_runs, &self.polyc_runs)
+    }
+
+    /// polyc's speed-up over the baseline polyc, the same way.
+    pub fn against_baseline(&self) -> Option<stats::Interval> {
+        stats::speedup(&self.baseline_runs, &self.polyc_runs)
+    }
+}
+
+/// `--min-seconds`: a finite number of seconds, 0 or more.
+fn seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!(
+            "expected a number of seconds, 0 or more, not '{s}'"
+        )),
     }
 }
 

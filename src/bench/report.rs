@@ -7,6 +7,7 @@ use std::process::Command;
 
 use serde::Serialize;
 
+use super::stats::{Interval, Verdict};
 use super::{BenchCli, Plan, Row};
 use crate::TargetArg;
 
@@ -113,15 +114,11 @@ fn factor(s: f64) -> String {
     }
 }
 
-/// The lowest and highest speed-up of a row's rounds (`0.91–1.20×`), where it has two or more.
-fn spread(row: &Row) -> String {
-    let rounds = row.round_speedups();
-    if rounds.len() < 2 {
-        return "-".into();
-    }
-    let lo = rounds.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = rounds.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    format!("{}–{}×", factor(lo), factor(hi))
+/// A 95% interval of a speed-up (`0.91–1.20×`), or `-` where the runs are too few for one.
+fn interval(i: Option<Interval>) -> String {
+    i.map_or("-".into(), |i| {
+        format!("{}–{}×", factor(i.low), factor(i.high))
+    })
 }
 
 /// What became of the row: `yes`, or the failed step and the reason's first line.
@@ -189,10 +186,11 @@ fn cells(rows: &[Row]) -> Vec<Vec<String>> {
         "original ms",
         "polyc ms",
         "speed-up",
-        "rounds",
+        "95% interval",
+        "runs",
     ];
     if baseline {
-        header.extend(["baseline ms", "speed-up"]);
+        header.extend(["baseline ms", "speed-up", "polyc ÷ baseline, 95%"]);
     }
     header.extend(["configuration", "verified"]);
     let mut out = vec![header.into_iter().map(String::from).collect()];
@@ -204,10 +202,15 @@ fn cells(rows: &[Row]) -> Vec<Vec<String>> {
             ms(r.original_ms),
             ms(r.polyc_ms),
             times(r.speedup()),
-            spread(r),
+            interval(r.interval()),
+            r.polyc_runs.len().to_string(),
         ];
         if baseline {
-            c.extend([ms(r.baseline_ms), times(r.baseline_speedup())]);
+            c.extend([
+                ms(r.baseline_ms),
+                times(r.baseline_speedup()),
+                interval(r.against_baseline()),
+            ]);
         }
         c.extend([r.configuration.clone(), outcome(r)]);
         out.push(c);
@@ -216,32 +219,37 @@ fn cells(rows: &[Row]) -> Vec<Vec<String>> {
 }
 
 fn summary(rows: &[Row]) -> Vec<String> {
-    let mut v: Vec<String> = geomeans(rows)
-        .into_iter()
-        .map(|((t, d), (g, n))| {
-            let same: Vec<(&Row, f64)> = rows
-                .iter()
-                .filter(|r| r.target == t && r.dataset == d)
-                .filter_map(|r| Some((r, r.speedup()?)))
-                .collect();
-            let (slowest, s) = same
-                .iter()
-                .map(|(r, s)| (r.kernel.as_str(), *s))
-                .min_by(|a, b| a.1.total_cmp(&b.1))
-                .unwrap_or(("-", f64::NAN));
-            let below: Vec<&Row> = same
-                .iter()
-                .filter(|(_, s)| *s < 1.0)
-                .map(|(r, _)| *r)
-                .collect();
-            format!(
-                "{t} at {d}: geometric mean {} over {n} kernels; slowest {slowest} {}, {}",
-                times(Some(g)),
-                times(Some(s)),
-                below_one(&below)
-            )
-        })
-        .collect();
+    let mut v: Vec<String> = Vec::new();
+    for ((t, d), (g, n)) in geomeans(rows) {
+        let same: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.target == t && r.dataset == d)
+            .collect();
+        let speedups: Vec<(&Row, f64)> = same
+            .iter()
+            .filter_map(|r| Some((*r, r.speedup()?)))
+            .collect();
+        let (slowest, s) = speedups
+            .iter()
+            .map(|(r, s)| (r.kernel.as_str(), *s))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap_or(("-", f64::NAN));
+        let below = speedups.iter().filter(|(_, s)| *s < 1.0).count();
+        v.push(format!(
+            "{t} at {d}: geometric mean {} over {n} kernels; slowest {slowest} {}, {below} below \
+             1.0×; {}",
+            times(Some(g)),
+            times(Some(s)),
+            shown(&same, Row::interval, "slower than the original")
+        ));
+        if same.iter().any(|r| r.baseline_ms.is_some()) {
+            v.push(format!(
+                "{t} at {d} against the baseline polyc: {}; {}",
+                shown(&same, Row::against_baseline, "faster"),
+                shown(&same, Row::against_baseline, "slower")
+            ));
+        }
+    }
     let failed = rows.iter().filter(|r| r.failure.is_some()).count();
     v.push(format!(
         "{} of {} measurements verified and timed{}",
@@ -256,16 +264,31 @@ fn summary(rows: &[Row]) -> Vec<String> {
     v
 }
 
-/// How many rows' medians are below 1.0×, and how many of those had a round at 1.0× or more
-/// (a loss within the machine's spread, where the rest lost in every round).
-fn below_one(below: &[&Row]) -> String {
-    let mixed = below
+/// Which rows' 95% intervals (`which`) lie wholly on one side of 1.0×: below for `slower...`,
+/// above for `faster...` (`what` names the side). A median below 1.0× whose interval holds 1.0×
+/// is a difference the runs cannot tell from the machine's noise.
+fn shown(rows: &[&Row], which: fn(&Row) -> Option<Interval>, what: &str) -> String {
+    let side = if what.starts_with("slower") {
+        Verdict::Slower
+    } else {
+        Verdict::Faster
+    };
+    let names: Vec<&str> = rows
         .iter()
-        .filter(|r| r.round_speedups().iter().any(|&s| s >= 1.0))
-        .count();
-    match (below.len(), mixed) {
-        (n, 0) => format!("{n} below 1.0×"),
-        (n, m) => format!("{n} below 1.0× ({m} of them at 1.0× or more in some round)"),
+        .filter(|r| which(r).is_some_and(|i| i.verdict() == side))
+        .map(|r| r.kernel.as_str())
+        .collect();
+    let unknown = rows.iter().filter(|r| which(r).is_none()).count();
+    let too_few = match unknown {
+        0 => String::new(),
+        n => format!(", {n} with too few runs to tell"),
+    };
+    match names.len() {
+        0 => format!("none shown {what} (95% intervals){too_few}"),
+        n => format!(
+            "{n} shown {what} (95% intervals): {}{too_few}",
+            names.join(", ")
+        ),
     }
 }
 
@@ -310,13 +333,18 @@ pub fn markdown(cli: &BenchCli, plan: &Plan, machine: &Machine, rows: &[Row]) ->
     let _ = writeln!(
         out,
         "\nSuite: {}. Original: `{} {}`. Verified at {} against the original's arrays; times are \
-         PolyBench's kernel timer, medians of {} round-robin runs (each round starting one \
-         program later), milliseconds; C target with {} OpenMP threads.\n",
+         PolyBench's kernel timer, medians of round-robin runs (each round starting one \
+         program later; at least {}, more up to {} while a kernel's rounds took under {} s), \
+         milliseconds; C target with {} OpenMP threads. The 95% interval of a speed-up is the \
+         distribution-free one of the ratio of every pair of runs (Hodges-Lehmann, \
+         Mann-Whitney): one wholly below 1.0× is a loss the runs show.\n",
         plan.suite.display(),
         polybench::harness::cc(),
         plan.baseline_cflags.join(" "),
         cli.verify_dataset,
         cli.runs,
+        cli.max_runs.max(cli.runs),
+        cli.min_seconds,
         plan.threads
     );
     let cells = cells(rows);
@@ -359,7 +387,7 @@ fn csv_field(s: &str) -> String {
 
 pub fn csv(rows: &[Row]) -> String {
     let mut out = String::from(
-        "kernel,category,target,dataset,verified,original_ms,polyc_ms,speedup,baseline_ms,baseline_speedup,configuration,failed_step,reason,original_runs_ms,polyc_runs_ms\n",
+        "kernel,category,target,dataset,verified,original_ms,polyc_ms,speedup,speedup_low,speedup_high,baseline_ms,baseline_speedup,against_baseline_low,against_baseline_high,configuration,failed_step,reason,original_runs_ms,polyc_runs_ms,baseline_runs_ms\n",
     );
     let num = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x}"));
     let runs = |v: &[f64]| {
@@ -378,8 +406,12 @@ pub fn csv(rows: &[Row]) -> String {
             num(r.original_ms),
             num(r.polyc_ms),
             num(r.speedup()),
+            num(r.interval().map(|i| i.low)),
+            num(r.interval().map(|i| i.high)),
             num(r.baseline_ms),
             num(r.baseline_speedup()),
+            num(r.against_baseline().map(|i| i.low)),
+            num(r.against_baseline().map(|i| i.high)),
             r.configuration.clone(),
             r.failure
                 .as_ref()
@@ -389,6 +421,7 @@ pub fn csv(rows: &[Row]) -> String {
                 .map_or(String::new(), |f| f.reason.clone()),
             runs(&r.original_runs),
             runs(&r.polyc_runs),
+            runs(&r.baseline_runs),
         ];
         let fields: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
         let _ = writeln!(out, "{}", fields.join(","));
@@ -404,6 +437,15 @@ struct Geomean {
     kernels: usize,
 }
 
+/// A row with its 95% intervals (`stats`).
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    #[serde(flatten)]
+    row: &'a Row,
+    interval: Option<Interval>,
+    against_baseline: Option<Interval>,
+}
+
 #[derive(Serialize)]
 struct Json<'a> {
     command: String,
@@ -412,8 +454,10 @@ struct Json<'a> {
     baseline_cflags: String,
     verify_dataset: &'a str,
     runs: u32,
+    min_seconds: f64,
+    max_runs: u32,
     threads: u32,
-    rows: &'a [Row],
+    rows: Vec<JsonRow<'a>>,
     geomeans: Vec<Geomean>,
 }
 
@@ -425,8 +469,17 @@ pub fn json(cli: &BenchCli, plan: &Plan, machine: &Machine, rows: &[Row]) -> Str
         baseline_cflags: plan.baseline_cflags.join(" "),
         verify_dataset: &cli.verify_dataset,
         runs: cli.runs,
+        min_seconds: cli.min_seconds,
+        max_runs: cli.max_runs.max(cli.runs),
         threads: plan.threads,
-        rows,
+        rows: rows
+            .iter()
+            .map(|row| JsonRow {
+                row,
+                interval: row.interval(),
+                against_baseline: row.against_baseline(),
+            })
+            .collect(),
         geomeans: geomeans(rows)
             .into_iter()
             .map(|((target, dataset), (geomean, kernels))| Geomean {
@@ -461,6 +514,7 @@ mod tests {
             baseline_ms: None,
             original_runs: original.to_vec(),
             polyc_runs: polyc.to_vec(),
+            baseline_runs: Vec::new(),
             configuration: "default".into(),
             profile: Vec::new(),
             failure: None,
@@ -468,26 +522,51 @@ mod tests {
     }
 
     #[test]
-    fn rounds_show_the_spread_and_which_losses_any_round_contradicts() {
-        // Rounds 1.0/1.25 = 0.8, 1.1/1.0 = 1.1, 1.2/1.3 = 0.92: median 1.1/1.25 = 0.88x.
-        let within = row("within", &[1.0, 1.1, 1.2], &[1.25, 1.0, 1.3]);
-        assert_eq!(spread(&within), "0.80–1.10×");
-        // Slower in every round.
-        let lost = row("lost", &[1.0, 1.0, 1.0], &[2.0, 2.1, 1.9]);
-        let won = row("won", &[2.0, 2.0, 2.0], &[1.0, 1.0, 1.0]);
-        let rows = [within, lost, won];
+    fn losses_count_where_the_intervals_show_them() {
+        // Medians 1.1 against 1.2: 0.92x, but the runs overlap.
+        let within = row(
+            "within",
+            &[1.0, 1.1, 1.2, 1.0, 1.1, 1.2],
+            &[1.2, 1.0, 1.3, 1.1, 1.2, 1.25],
+        );
+        assert!(within.speedup().unwrap() < 1.0);
+        assert_eq!(within.interval().unwrap().verdict(), Verdict::Unresolved);
+        let lost = row("lost", &[1.0, 1.0, 1.1, 0.9], &[2.0, 2.1, 1.9, 2.0]);
+        let won = row("won", &[2.0, 2.0, 2.1, 1.9], &[1.0, 1.0, 1.0, 1.0]);
+        let few = row("few", &[1.0, 1.0], &[1.1, 1.1]);
+        let rows = [within, lost, won, few];
         let text = summary(&rows)[0].clone();
         assert!(
             text.ends_with(
-                "slowest lost 0.50×, 2 below 1.0× (1 of them at 1.0× or more in some round)"
+                "slowest lost 0.50×, 3 below 1.0×; 1 shown slower than the original (95% \
+                 intervals): lost, 1 with too few runs to tell"
             ),
             "{text}"
         );
-        assert!(!summary(&rows[1..])[0].contains("some round"));
         let table = cells(&rows);
-        let col = table[0].iter().position(|h| h == "rounds").unwrap();
-        assert_eq!(table[3][col], "2.00–2.00×");
-        assert_eq!(spread(&row("one", &[1.0], &[1.0])), "-");
+        let col = table[0].iter().position(|h| h == "95% interval").unwrap();
+        assert_eq!(table[2][col], "0.43–0.58×");
+        assert_eq!(table[4][col], "-");
+        let runs = table[0].iter().position(|h| h == "runs").unwrap();
+        assert_eq!(table[2][runs], "4");
+        assert!(summary(&rows[2..3])[0]
+            .ends_with("none shown slower than the original (95% intervals)"));
+    }
+
+    #[test]
+    fn a_baseline_is_compared_with_its_own_intervals() {
+        let mut faster = row("faster", &[3.0; 5], &[1.0, 1.1, 0.9, 1.0, 1.05]);
+        faster.baseline_runs = vec![2.0, 2.1, 1.9, 2.0, 2.05];
+        faster.baseline_ms = Some(2.0);
+        let mut same = row("same", &[3.0; 5], &[1.0, 1.1, 0.9, 1.0, 1.05]);
+        same.baseline_runs = vec![1.05, 1.0, 0.9, 1.1, 1.0];
+        same.baseline_ms = Some(1.0);
+        let lines = summary(&[faster, same]);
+        assert_eq!(
+            lines[1],
+            "c at MEDIUM against the baseline polyc: 1 shown faster (95% intervals): faster; \
+             none shown slower (95% intervals)"
+        );
     }
 
     #[test]

@@ -195,6 +195,7 @@ impl KernelBench<'_> {
             baseline_ms: None,
             original_runs: Vec::new(),
             polyc_runs: Vec::new(),
+            baseline_runs: Vec::new(),
             configuration: String::new(),
             profile: Vec::new(),
             failure: None,
@@ -248,10 +249,12 @@ impl KernelBench<'_> {
         if let Some(b) = baseline {
             variants.push(Variant::new(b, self.env(&None)));
         }
-        for run in 0..self.cli.runs {
+        let started = Instant::now();
+        let mut run = 0;
+        while more_rounds(self.cli, run, started.elapsed()) {
             self.step(
                 dataset,
-                &format!("time, run {} of {}", run + 1, self.cli.runs),
+                &format!("time, run {} (at least {})", run + 1, self.cli.runs),
             );
             // Each round starts one variant later: the run just after the original's sometimes
             // ran slower on the 2-core VM (doitgen MEDIUM, the same program three times in a
@@ -265,6 +268,7 @@ impl KernelBench<'_> {
                 // Milliseconds; PolyBench prints microseconds' digits.
                 v.times.push((t * 1e9).round() / 1e6);
             }
+            run += 1;
         }
         let configs = &variants[1..=self.plan.configurations.len()];
         let best = (0..configs.len())
@@ -274,9 +278,11 @@ impl KernelBench<'_> {
         row.original_runs = variants[0].times.clone();
         row.polyc_ms = Some(configs[best].median());
         row.polyc_runs = configs[best].times.clone();
-        row.baseline_ms = has_baseline
-            .then(|| variants.last().map(Variant::median))
-            .flatten();
+        if has_baseline {
+            let baseline = variants.last().expect("the baseline's variant");
+            row.baseline_ms = Some(baseline.median());
+            row.baseline_runs = baseline.times.clone();
+        }
         let chosen = &self.plan.configurations[best];
         row.configuration = match chosen {
             Some(c) => c.clone(),
@@ -307,6 +313,12 @@ impl KernelBench<'_> {
             .map(|_| ())
             .map_err(|e| failure(Step::Tune, format!("polyc tune wrote no tuning file: {e}")))
     }
+}
+
+/// Whether to time another round after `done` of them, `spent` since the first began: always
+/// up to `--runs`, then while the rounds took less than `--min-seconds`, up to `--max-runs`.
+fn more_rounds(cli: &BenchCli, done: u32, spent: Duration) -> bool {
+    done < cli.runs || (done < cli.max_runs && spent.as_secs_f64() < cli.min_seconds)
 }
 
 fn failure(step: Step, reason: String) -> Failure {
@@ -470,6 +482,28 @@ mod tests {
             compare_within_rounding("x 12345678.00", "x 12345679.00"),
             None
         );
+    }
+
+    #[test]
+    fn short_kernels_get_more_rounds_up_to_the_cap() {
+        use clap::Parser;
+        let cli = |extra: &[&str]| {
+            BenchCli::parse_from(["polyc", "bench", "--runs", "3"].iter().chain(extra))
+        };
+        let secs = Duration::from_secs_f64;
+        let default = cli(&[]);
+        assert!(more_rounds(&default, 2, secs(100.0)), "--runs always");
+        assert!(!more_rounds(&default, 3, secs(2.5)), "a long kernel stops");
+        assert!(more_rounds(&default, 3, secs(0.5)), "a short one goes on");
+        assert!(!more_rounds(&default, 51, secs(0.5)), "up to --max-runs");
+        let exact = cli(&["--min-seconds", "0"]);
+        assert!(!more_rounds(&exact, 3, secs(0.0)));
+        let capped = cli(&["--max-runs", "2"]);
+        assert!(
+            more_rounds(&capped, 2, secs(0.0)),
+            "never fewer than --runs"
+        );
+        assert!(!more_rounds(&capped, 3, secs(0.0)));
     }
 
     #[test]
