@@ -6,6 +6,7 @@
 
 mod bench;
 mod build;
+mod child;
 mod output;
 mod report;
 mod tune;

@@ -276,3 +276,34 @@ fn row_blocks_in_part_of_the_work_pay_where_the_lines_walk_columns() {
     let (small, _, _work) = checked_profile("gramschmidt", "SMALL", &[("OMP_NUM_THREADS", "2")]);
     assert!(small.contains("untiled=1"), "{small}");
 }
+
+/// A process that keeps a core busy takes a thread away for as long as it stays busy: the
+/// readings of the runnable tasks (`polyc_usable_threads`) go on for a while before giving up a
+/// thread, so that a task that runs for a moment does not, but one that stays runnable does.
+/// seidel-2d at MEDIUM runs its tiles on threads; with a busy loop beside it and as many
+/// OpenMP threads as cores, it starts fewer (other tests' processes may take more).
+#[test]
+fn a_busy_core_takes_a_thread_away() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores < 2 {
+        println!("skipped: one core, so no thread to take away");
+        return;
+    }
+    let mut busy = std::process::Command::new("sh")
+        .args(["-c", "while :; do :; done"])
+        .spawn()
+        .expect("a busy loop");
+    let threads = cores.to_string();
+    let (line, _, _work) = checked_profile("seidel-2d", "MEDIUM", &[("OMP_NUM_THREADS", &threads)]);
+    let _ = busy.kill();
+    let _ = busy.wait();
+    assert!(line.contains("untiled=0 whole_tile=0"), "{line}");
+    let used: usize = line
+        .split_once(" threads=")
+        .and_then(|(_, rest)| rest.split(' ').next()?.trim().parse().ok())
+        .expect("a thread count");
+    assert!(
+        used < cores,
+        "{used} threads of {cores} beside a busy loop: {line}"
+    );
+}

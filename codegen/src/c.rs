@@ -114,6 +114,11 @@ pub const ROW_POINTS: i64 = 1 << 16;
 /// 870,000, 2.45 against 4.49 s. An empty fork and join of two threads took 1.1-1.3 us there,
 /// one over 2 us of work 4.5-4.9 us.
 pub const SYNC_POINTS: i64 = 1 << 16;
+/// How long, per point of work, a SCoP may watch /proc/loadavg for another process's task to
+/// go before it takes threads away (`polyc_usable_threads`): 1% of a nanosecond a point.
+pub const WATCH_SHARE: f64 = 1e-11;
+/// The longest such watch, seconds.
+pub const WATCH_MAX_S: f64 = 0.01;
 /// The size of every tile dimension of a SCoP that runs as one tile: the largest size
 /// `POLYC_TILE_SIZES` accepts (10^9), larger than any band's extent in practice (an array of
 /// that many elements in one dimension holds 8 GB of doubles); a larger band runs as a few
@@ -224,18 +229,27 @@ static inline __attribute__((unused)) int polyc_runnable(void) {{
 /* OpenMP's threads, fewer where other processes keep cores busy right now (Linux: the runnable
    tasks of /proc/loadavg, less this one and the threads it may have left spinning): threads
    that wait for a descheduled one at every step run many times slower than one thread. The
-   fewest of three readings 0.2 ms apart: one reading sometimes counted a task that ran only for
-   a moment (the parent that had just started this program), and seidel-2d LARGE then ran on one
-   thread, twice as long. */
-static inline __attribute__((unused)) int polyc_usable_threads(void) {{
+   fewest of readings 0.2 ms apart, read again only while the reading would take threads away,
+   for at least 0.4 ms and, for `work` points (weighed), up to {WATCH_SHARE:e} s a point, at most
+   {WATCH_MAX_S:e} s: tasks that run for a moment are not other processes' work. One reading
+   counted the parent that had just started this program (seidel-2d LARGE then ran on one
+   thread, twice as long). On the development VM another task stayed runnable after the
+   program's set-up (PolyBench's cache flush) for up to 3.7 ms (16 runs of heat-3d LARGE,
+   readings until it went: 9 runs saw it, for 0.2-3.7 ms), and three readings over 0.4 ms took
+   heat-3d LARGE to one thread in 2 of 8 runs (1.4 s against 0.7 s). On a machine that is busy
+   the wait costs at most 1% of the work at 1 ns a point. */
+static inline __attribute__((unused)) int polyc_usable_threads(double work) {{
   int threads = polyc_omp_threads();
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
   if (threads <= 1) return threads;
   const long own = polyc_threads_started ? threads : 1;
   const long spare = (cores > 0 ? cores : threads) - threads;
   int running = polyc_runnable();
-  /* Read again only when the reading would take threads away (a wait of 0.2 ms each). */
-  for (int k = 0; k < 2 && running - own > spare; k++) {{
+  double window = work * {WATCH_SHARE:e};
+  if (window < 4e-4) window = 4e-4;
+  if (window > {WATCH_MAX_S:e}) window = {WATCH_MAX_S:e};
+  const double start = polyc_now();
+  while (running - own > spare && polyc_now() - start < window) {{
     const double t = polyc_now();
     while (polyc_now() - t < 2e-4) {{
     }}
@@ -310,7 +324,7 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
   }}
   if (tuned >= 0) {{
     if (polyc_tuned_untiled(tuned)) return 0;
-    polyc_threads = polyc_usable_threads();
+    polyc_threads = polyc_usable_threads(points * latency);
     polyc_threads_started = 1;
     return 1;
   }}
@@ -337,7 +351,7 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
   }}
   /* One thread because other processes are busy (a snapshot, which can be wrong): the tiled
      schedule still runs, only without threads to wait for. */
-  polyc_threads = polyc_usable_threads();
+  polyc_threads = polyc_usable_threads(work);
   polyc_threads_started = 1;
   return 1;
 }}

@@ -108,7 +108,7 @@ impl HostDialect for OpenMp<'_> {
                     // threshold of a first start.
                     let _ = writeln!(
                         out,
-                        "  const int polyc_plan = polyc_min_points() >= 0 || polyc_tuned >= 0 ? {pay}\n    : polyc_points >= {}.0 ? (polyc_threads = polyc_usable_threads(), polyc_threads_started = 1, 1) : (polyc_threads = 1, 0);",
+                        "  const int polyc_plan = polyc_min_points() >= 0 || polyc_tuned >= 0 ? {pay}\n    : polyc_points >= {}.0 ? (polyc_threads = polyc_usable_threads(polyc_points), polyc_threads_started = 1, 1) : (polyc_threads = 1, 0);",
                         c::COLD_POINTS
                     );
                 } else {

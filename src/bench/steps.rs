@@ -348,31 +348,23 @@ impl Variant {
 
 /// One run: the time PolyBench's timer prints (seconds), or why there is none.
 fn time_one(exe: &Path, env: &[(String, String)], limit: Duration) -> Result<f64, String> {
-    let mut child = Command::new(exe)
+    let child = Command::new(exe)
         .envs(env.iter().map(|(k, v)| (k, v)))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    let start = Instant::now();
-    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("ran past the limit of {} s", limit.as_secs()));
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
+    let end = crate::child::run_to_end(child, limit).map_err(|e| e.to_string())?;
+    let Some(status) = end.status else {
+        return Err(format!("ran past the limit of {} s", limit.as_secs()));
+    };
+    if !status.success() {
         return Err(format!(
-            "exited with {}: {}",
-            out.status,
-            last_lines(&String::from_utf8_lossy(&out.stderr), 5)
+            "exited with {status}: {}",
+            last_lines(&end.stderr, 5)
         ));
     }
-    stdout
+    end.stdout
         .lines()
         .last()
         .and_then(|l| l.trim().parse().ok())

@@ -3,10 +3,9 @@
 //! each SCoP reported (its key, tiled depth, times) and what the program printed.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use avelas_contract::tuning::{self, TuningFile};
 use polybench::harness::within_last_digit;
@@ -154,38 +153,13 @@ impl Program {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let start = Instant::now();
-        let mut child = cmd
+        let child = cmd
             .spawn()
             .map_err(|e| RunFailure::Failed(format!("cannot run {}: {e}", self.exe.display())))?;
-        let (out, err) = (child.stdout.take(), child.stderr.take());
-        let reader = |pipe: Option<Box<dyn Read + Send>>| {
-            std::thread::spawn(move || {
-                let mut text = Vec::new();
-                if let Some(mut p) = pipe {
-                    let _ = p.read_to_end(&mut text);
-                }
-                String::from_utf8_lossy(&text).into_owned()
-            })
-        };
-        let out = reader(out.map(|p| Box::new(p) as Box<dyn Read + Send>));
-        let err = reader(err.map(|p| Box::new(p) as Box<dyn Read + Send>));
-        let status = loop {
-            if let Ok(Some(status)) = child.try_wait() {
-                break Some(status);
-            }
-            if start.elapsed() > limit {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        };
-        let wall = start.elapsed();
-        let (stdout, stderr) = (
-            out.join().unwrap_or_default(),
-            err.join().unwrap_or_default(),
-        );
+        let end = crate::child::run_to_end(child, limit).map_err(|e| {
+            RunFailure::Failed(format!("cannot wait for {}: {e}", self.exe.display()))
+        })?;
+        let (status, stdout, stderr, wall) = (end.status, end.stdout, end.stderr, end.wall);
         let Some(status) = status else {
             return Err(RunFailure::Timeout);
         };
