@@ -240,13 +240,18 @@ fn summary(rows: &[Row]) -> Vec<String> {
              1.0×; {}",
             times(Some(g)),
             times(Some(s)),
-            shown(&same, Row::interval, "slower than the original")
+            shown(
+                &same,
+                Row::interval,
+                Verdict::Slower,
+                "slower than the original"
+            )
         ));
         if same.iter().any(|r| r.baseline_ms.is_some()) {
             v.push(format!(
                 "{t} at {d} against the baseline polyc: {}; {}",
-                shown(&same, Row::against_baseline, "faster"),
-                shown(&same, Row::against_baseline, "slower")
+                shown(&same, Row::against_baseline, Verdict::Faster, "faster"),
+                shown(&same, Row::against_baseline, Verdict::Slower, "slower")
             ));
         }
     }
@@ -264,15 +269,15 @@ fn summary(rows: &[Row]) -> Vec<String> {
     v
 }
 
-/// Which rows' 95% intervals (`which`) lie wholly on one side of 1.0×: below for `slower...`,
-/// above for `faster...` (`what` names the side). A median below 1.0× whose interval holds 1.0×
-/// is a difference the runs cannot tell from the machine's noise.
-fn shown(rows: &[&Row], which: fn(&Row) -> Option<Interval>, what: &str) -> String {
-    let side = if what.starts_with("slower") {
-        Verdict::Slower
-    } else {
-        Verdict::Faster
-    };
+/// Which rows' 95% intervals (`which`) lie wholly on the `side` of 1.0× that `what` names. A
+/// median below 1.0× whose interval holds 1.0× is a difference the runs cannot tell from the
+/// machine's noise. Rows that failed have no runs and are left out.
+fn shown(rows: &[&Row], which: fn(&Row) -> Option<Interval>, side: Verdict, what: &str) -> String {
+    let rows: Vec<&Row> = rows
+        .iter()
+        .copied()
+        .filter(|r| r.failure.is_none())
+        .collect();
     let names: Vec<&str> = rows
         .iter()
         .filter(|r| which(r).is_some_and(|i| i.verdict() == side))
@@ -551,6 +556,25 @@ mod tests {
         assert_eq!(table[2][runs], "4");
         assert!(summary(&rows[2..3])[0]
             .ends_with("none shown slower than the original (95% intervals)"));
+    }
+
+    #[test]
+    fn failed_rows_are_not_counted_as_too_few_runs() {
+        let won = row("won", &[2.0, 2.0, 2.1, 1.9], &[1.0, 1.0, 1.0, 1.0]);
+        let mut failed = row("failed", &[1.0], &[1.0]);
+        failed.original_runs.clear();
+        failed.polyc_runs.clear();
+        failed.original_ms = None;
+        failed.polyc_ms = None;
+        failed.failure = Some(super::super::Failure {
+            step: super::super::Step::Verify,
+            reason: "differs".into(),
+        });
+        let text = summary(&[won, failed])[0].clone();
+        assert!(
+            text.ends_with("none shown slower than the original (95% intervals)"),
+            "{text}"
+        );
     }
 
     #[test]
