@@ -6,7 +6,6 @@
 
 mod bench;
 mod build;
-mod child;
 mod output;
 mod report;
 mod tune;

@@ -497,34 +497,23 @@ fn gcc(src: &Path, exe: &Path, extra: &[String]) -> Result<(), String> {
 
 /// Stdout of a run, or why there is none (a failure, or past [`LIMIT`]).
 fn run(exe: &Path, env: &[(String, String)]) -> Result<String, String> {
-    let mut child = Command::new(exe)
+    let child = Command::new(exe)
         .envs(env.iter().map(|(k, v)| (k, v)))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    // The outputs are a few kilobytes: the pipes do not fill before the program ends.
-    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
-        if start.elapsed() > LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("ran past {} s", LIMIT.as_secs()));
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    if !out.status.success() {
+    let end = polybench::harness::run_to_end(child, LIMIT).map_err(|e| e.to_string())?;
+    let Some(status) = end.status else {
+        return Err(format!("ran past {} s", LIMIT.as_secs()));
+    };
+    if !status.success() {
         return Err(format!(
-            "{}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-                .chars()
-                .take(400)
-                .collect::<String>()
+            "{status}: {}",
+            end.stderr.chars().take(400).collect::<String>()
         ));
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    Ok(end.stdout)
 }
 
 /// The failing program made small: statements, whole loops, loop headers and conditions are

@@ -354,7 +354,7 @@ fn time_one(exe: &Path, env: &[(String, String)], limit: Duration) -> Result<f64
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    let end = crate::child::run_to_end(child, limit).map_err(|e| e.to_string())?;
+    let end = harness::run_to_end(child, limit).map_err(|e| e.to_string())?;
     let Some(status) = end.status else {
         return Err(format!("ran past the limit of {} s", limit.as_secs()));
     };

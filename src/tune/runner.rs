@@ -156,7 +156,7 @@ impl Program {
         let child = cmd
             .spawn()
             .map_err(|e| RunFailure::Failed(format!("cannot run {}: {e}", self.exe.display())))?;
-        let end = crate::child::run_to_end(child, limit).map_err(|e| {
+        let end = polybench::harness::run_to_end(child, limit).map_err(|e| {
             RunFailure::Failed(format!("cannot wait for {}: {e}", self.exe.display()))
         })?;
         let (status, stdout, stderr, wall) = (end.status, end.stdout, end.stderr, end.wall);
