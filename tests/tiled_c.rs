@@ -8,8 +8,8 @@ use common::{check_kernels, Variant};
 use polybench::Kernel;
 
 /// The tile-size settings of issue 4, each with 1 and 2 threads; `POLYC_MIN_POINTS=0` makes the
-/// programs tile even these small problems (the last run keeps the default, so small SCoPs run
-/// their untiled original order).
+/// programs tile even these small problems (the last two runs keep the default, so small SCoPs
+/// run their untiled original order, and ask for the original order whatever the size).
 const RUNS: &[&[(&str, &str)]] = &[
     &[
         ("POLYC_TILE_SIZES", "1"),
@@ -73,6 +73,11 @@ const RUNS: &[&[(&str, &str)]] = &[
         ("POLYC_MIN_POINTS", "0"),
     ],
     &[("OMP_NUM_THREADS", "2")],
+    // The original order at any size (jammed rows where a loop qualifies, codegen/src/jam.rs).
+    &[
+        ("OMP_NUM_THREADS", "1"),
+        ("POLYC_MIN_POINTS", "1000000000000000"),
+    ],
 ];
 
 fn check_suite(kernels: &[Kernel], tag: &str) {

@@ -753,6 +753,11 @@ impl Printer<'_> {
                     self.line(indent, &l);
                 }
             }
+            KNode::Jam(jam) => {
+                for l in jam.lines(self.scop, &self.opts.index_type) {
+                    self.line(indent, &l);
+                }
+            }
             KNode::Single(body) => {
                 let s = self.device().single();
                 self.line(indent, &format!("if ({s}) {{"));

@@ -13,9 +13,10 @@ use crate::exits;
 use crate::fallback;
 use crate::footprint;
 use crate::gpu_host::CUDA_CHECK;
+use crate::jam;
 use crate::names::{self, Namespace};
 use crate::outline;
-use crate::pipeline::ScopJob;
+use crate::pipeline::{ScopJob, Untiled};
 use crate::splice::{self, Region};
 
 /// What to generate.
@@ -224,11 +225,20 @@ impl<'a> FileJob<'a> {
             (first, last)
         };
         let user_lines = fallback::user_lines(&self.original, &self.main, lines);
-        // The C target's untiled path calls the lines in a function of their own, where it can.
-        let outlined = (self.gpu.is_none() && self.opts.tile)
-            .then(|| outline::outline(self.src, scop, &self.original, &user_lines))
+        // The C target's untiled path runs the original order, by jammed rows where a loop of
+        // it qualifies, else as the user's lines; in a function of its own, where it can.
+        let c_tiles = self.gpu.is_none() && self.opts.tile;
+        let jammed = c_tiles
+            .then(|| jam::jammed(ctx, scop, &self.prefix))
             .flatten();
-        let untiled = outlined.as_ref().map_or(&user_lines, |o| &o.call);
+        let original_order = jammed.as_ref().map_or(&user_lines, |j| &j.code);
+        let outlined = c_tiles
+            .then(|| outline::outline(self.src, scop, &self.original, original_order))
+            .flatten();
+        let untiled = Untiled {
+            code: outlined.as_ref().map_or(original_order, |o| &o.call),
+            covers_work: jammed.as_ref().is_some_and(|j| j.covers_work),
+        };
         let job = ScopJob {
             ctx,
             scop,
@@ -237,7 +247,7 @@ impl<'a> FileJob<'a> {
             program: &self.program,
             opts: self.opts,
         };
-        let Some(code) = self.code(&job, untiled, out) else {
+        let Some(code) = self.code(&job, &untiled, out) else {
             return;
         };
         out.warnings
@@ -313,7 +323,7 @@ impl<'a> FileJob<'a> {
 
     /// The code of `job`'s SCoP for the target (kernels go to `out`), or `None` where it keeps
     /// its original code (and nothing code generation recorded applies).
-    fn code(&self, job: &ScopJob, untiled: &str, out: &mut Gathered) -> Option<String> {
+    fn code(&self, job: &ScopJob, untiled: &Untiled, out: &mut Gathered) -> Option<String> {
         let scop = job.scop;
         let mark = self.ctx.fallback_mark();
         match generate(job, self.gpu, untiled) {
@@ -420,9 +430,9 @@ pub const MAX_SCOP_CODE: usize = 4 << 20;
 
 /// The code replacing one SCoP, or why it keeps its original code: isl's AST generation ran
 /// over its budget, or the code would be larger than [`MAX_SCOP_CODE`].
-/// `untiled`: what the C target's code runs where tiles do not pay (the SCoP's lines, or a call
-/// of their function).
-fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &str) -> Result<ScopCode, String> {
+/// `untiled`: what the C target's code runs where tiles do not pay (the SCoP's original order, or
+/// a call of its function).
+fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &Untiled) -> Result<ScopCode, String> {
     let why = |e: rosepolly::math::isl::AstFailure| e.to_string();
     let ctx = job.ctx;
     let mark = ctx.fallback_mark();

@@ -81,7 +81,7 @@ fn visit(
             }
         }
         KNode::Points { body, .. } | KNode::Single(body) => visit(scop, body, loops, found),
-        KNode::Barrier | KNode::Registers(_) => {}
+        KNode::Barrier | KNode::Registers(_) | KNode::Jam(_) => {}
     }
 }
 

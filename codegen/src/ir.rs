@@ -62,6 +62,9 @@ pub enum KNode {
     /// CPU, a full tile: a nest whose statement's elements stay in registers across its
     /// middle loop, by blocks ([`crate::registers`]).
     Registers(Box<crate::registers::RegisterTile>),
+    /// CPU, the original order where tiles do not pay: a loop run by blocks of rows, its inner
+    /// loops jammed ([`crate::jam`]).
+    Jam(Box<crate::jam::JamLoop>),
 }
 
 /// A work-item's private partial result of a reduction statement: `polyc_acc<slot>` of the
@@ -164,7 +167,8 @@ impl KNode {
             leaf @ (KNode::Stmt { .. }
             | KNode::Reduce { .. }
             | KNode::Barrier
-            | KNode::Registers(_)) => leaf,
+            | KNode::Registers(_)
+            | KNode::Jam(_)) => leaf,
         }
     }
 
@@ -177,9 +181,11 @@ impl KNode {
                 .chain(other.as_deref())
                 .collect(),
             KNode::Points { body, .. } | KNode::Single(body) => vec![body],
-            KNode::Stmt { .. } | KNode::Reduce { .. } | KNode::Barrier | KNode::Registers(_) => {
-                Vec::new()
-            }
+            KNode::Stmt { .. }
+            | KNode::Reduce { .. }
+            | KNode::Barrier
+            | KNode::Registers(_)
+            | KNode::Jam(_) => Vec::new(),
         }
     }
 
@@ -359,6 +365,17 @@ pub enum Reorder {
 }
 
 impl OriginalOrder {
+    /// The original order runs all of the work by jammed rows ([`crate::jam`]): the tiles'
+    /// order and register rows no longer gain on one thread, and its innermost loops no longer
+    /// step across rows one element at a time (a block reads a row's [`crate::jam::ROWS`]
+    /// elements together).
+    pub fn jammed(&mut self) {
+        self.reorder = Reorder::No;
+        self.registers.clear();
+        self.rows = false;
+        self.strided = false;
+    }
+
     /// The argument `reorder` of `polyc_tiles_pay`: the [`Reorder`], plus 4 where full tiles
     /// hold register blocks, and 8 more where those are rows (`rows`). This is its value before
     /// the tile sizes are known: the SCoP's code clears the 4 and 8 where too few points lie

@@ -27,6 +27,7 @@ pub mod host;
 pub mod host_printer;
 pub mod inner_loops;
 pub mod ir;
+pub mod jam;
 pub mod lower;
 pub mod names;
 pub mod openmp;

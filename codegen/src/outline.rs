@@ -1,5 +1,6 @@
 //! The untiled path in a function of its own: where tiles do not pay, the C target runs the
-//! user's own lines of the SCoP, and runs them from a function that holds nothing else.
+//! SCoP in its original order (the user's own lines, or jammed rows where a loop qualifies,
+//! [`crate::jam`]), and runs it from a function that holds nothing else.
 //!
 //! Inside the kernel's function, beside polyc's run-time decision (calls to the tuning and cost
 //! functions, the trials' loop, the profile's clock), gcc allocates registers for the user's
@@ -253,8 +254,9 @@ fn definition(name: &str, params: &[Param], user_lines: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "/* polyc: the SCoP's own lines, run where tiles do not pay; in a function of their own, \
-         gcc compiles them as in the original (codegen/src/outline.rs) */"
+        "/* polyc: the SCoP in its original order (its own lines, or by jammed rows: \
+         codegen/src/jam.rs), run where tiles do not pay; in a function of its own, gcc compiles \
+         it as in the original (codegen/src/outline.rs) */"
     );
     // Loops at 64-byte boundaries: gemm MEDIUM's inner loop (24 bytes) ran 5.3 ms where it
     // straddled one, 3.8 ms where it did not, the original's luck of the draw (gcc 12, EPYC).

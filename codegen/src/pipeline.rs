@@ -32,6 +32,15 @@ pub struct ScopJob<'a, 'c> {
     pub opts: &'a CompileOptions,
 }
 
+/// What the C target runs where tiles do not pay.
+pub struct Untiled<'a> {
+    /// The SCoP's original order: the user's lines, or jammed rows ([`crate::jam`]), or a call
+    /// of the function that holds them ([`crate::outline`]).
+    pub code: &'a str,
+    /// Whether jammed rows run all of the SCoP's work ([`crate::jam::Jammed::covers_work`]).
+    pub covers_work: bool,
+}
+
 impl ScopJob<'_, '_> {
     /// The host code replacing one SCoP on a GPU target, and what goes on top of the file: the
     /// kernels (CUDA) or a string with their source (OpenCL). `None` when the SCoP has no
@@ -238,11 +247,19 @@ impl ScopJob<'_, '_> {
     /// The tiled C code replacing one SCoP (`--target c` without `--no-tile`); it runs
     /// `untiled` where tiles do not pay: the SCoP's own lines, or a call of their function
     /// ([`crate::outline`]).
-    pub fn tiled_c(&self, untiled: &str) -> Result<String, AstFailure> {
+    pub fn tiled_c(&self, untiled: &Untiled) -> Result<String, AstFailure> {
         let (scop, opts) = (self.scop, self.opts);
-        let ir = self.lowered(Device::Cpu, false)?;
-        let body = OpenMp::new(&ir, opts.openmp, opts.fixed_tile_sizes.as_deref(), untiled)
-            .print(self.program);
+        let mut ir = self.lowered(Device::Cpu, false)?;
+        if let (Some(original), true) = (ir.original.as_mut(), untiled.covers_work) {
+            original.jammed();
+        }
+        let body = OpenMp::new(
+            &ir,
+            opts.openmp,
+            opts.fixed_tile_sizes.as_deref(),
+            untiled.code,
+        )
+        .print(self.program);
         let how = match &opts.fixed_tile_sizes {
             None => "scheduled with Pluto, tiled with run-time tile sizes",
             Some(_) => "scheduled with Pluto, tiled with tile sizes fixed at compile time",

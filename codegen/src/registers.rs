@@ -400,7 +400,7 @@ fn apart(held: &Held, vars: [&str; 3], dims: &[usize]) -> Vec<Expr> {
 /// The coefficients of `vars` in the subscript `e`, when it is affine in them: a sum of
 /// multiples of them (by integer literals) and of terms without them (`c1 * nq`, an outer
 /// loop's variable times a parameter, in an expanded array's flat subscript).
-fn coefficients(e: &Expr, vars: [&str; 3]) -> Option<[i64; 3]> {
+pub(crate) fn coefficients(e: &Expr, vars: [&str; 3]) -> Option<[i64; 3]> {
     let mut free = true;
     e.walk(&mut |x| free &= !matches!(x, Expr::Var(v) if vars.contains(&v.as_str())));
     if free {

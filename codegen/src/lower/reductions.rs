@@ -372,7 +372,11 @@ fn collect_loops(n: &KNode, out: &mut Vec<String>) {
             }
         }
         KNode::Points { body, .. } | KNode::Single(body) => collect_loops(body, out),
-        KNode::Stmt { .. } | KNode::Reduce { .. } | KNode::Barrier | KNode::Registers(_) => {}
+        KNode::Stmt { .. }
+        | KNode::Reduce { .. }
+        | KNode::Barrier
+        | KNode::Registers(_)
+        | KNode::Jam(_) => {}
     }
 }
 

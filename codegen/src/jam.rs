@@ -1,0 +1,797 @@
+//! Jammed rows of the original order: where tiles do not pay, the C target runs the SCoP in its
+//! original order, and a loop of it whose rows each fold values along an inner loop
+//! (`tmp[i] += A[i][j] * x[j]`, `j` innermost) runs by blocks of [`ROWS`] rows, each inner loop
+//! once around the block's rows (unroll and jam).
+//!
+//! In the original order every addition of such a chain waits for the one before it; in a
+//! block, the rows' chains are independent and held in a local array the C compiler keeps in
+//! registers. Where the rows also update a shared vector along the inner loop (atax's
+//! `y[j] += A[i][j] * tmp[i]`, bicg's `s[j]`), each element is loaded and stored once per
+//! block instead of once per row, and the rows' shared data (`A[i][j]`) are read once, where
+//! tiles distribute the nests and read them twice (`docs/results/fused-row-blocks-atax.md`:
+//! by hand, atax LARGE 5.89 -> 3.21 ms, MEDIUM 112 -> 59 us, on one thread).
+//!
+//! The rewrite keeps every element's updates in their original order, so it computes the same
+//! values to the last bit, by the shape of the loop's body alone:
+//! - the body is statements and loops of statements (the *inner* loops), whose bounds do not
+//!   depend on the row;
+//! - every array the body writes is either *row-private*, its accesses in the body all sharing
+//!   one subscript that is affine in the row with a nonzero coefficient and free of the inner
+//!   loops' variables (two rows never touch one element; the instances of one row keep their
+//!   order), or a *column*, accessed in the body by one statement alone, in an inner loop, at
+//!   one element that does not depend on the row and is injective in that loop's variable (its
+//!   updates stay in the rows' order);
+//! - no scalar is written.
+//!
+//! It pays where some inner loop's statement is a chain (it writes a row-private element that
+//! does not change along the inner loop) and every statement of an inner loop is a chain or a
+//! column: an inner statement whose element moves with the inner loop (gemver's
+//! `A[i][j] = A[i][j] + ...`) is vectorised along it as written, and would step across rows.
+
+use std::collections::BTreeSet;
+
+use rosepolly::math::isl::{Ctx, UnionMap};
+use rosepolly::model::expr::{BinaryOp, Expr};
+use rosepolly::model::Scop;
+use rosepolly::syntax::{self, RecoveryOptions};
+
+use crate::c::{host_control, print_k, statement_instance, COptions};
+use crate::ir::{KLoop, KNode, ScopData};
+use crate::names::user;
+use crate::registers::coefficients;
+
+/// The rows of a block: as many independent chains as [`crate::registers::ROW_BLOCK`], whose
+/// measurements hold here too.
+pub const ROWS: i64 = crate::registers::ROW_BLOCK;
+
+/// A loop of the original order run by blocks of [`ROWS`] rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JamLoop {
+    /// The loop as written, which runs the rows after the last whole block.
+    pub rows: KLoop,
+    /// Its body, one item per statement or inner loop.
+    pub items: Vec<Item>,
+}
+
+/// What a block runs of one item of the rows' body.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// A statement of the row: its instances for the block's rows, in order.
+    Row { stmt: usize, args: Vec<Expr> },
+    /// An inner loop, run once around the block's rows.
+    Inner(Box<Inner>),
+}
+
+/// An inner loop of the rows' body in a block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inner {
+    /// The loop's header (its body is `stmts`).
+    pub header: KLoop,
+    pub stmts: Vec<(usize, Vec<Expr>)>,
+    /// The row-private elements its chains fold into, held in a local array per block
+    /// across the loop: each element (over the row variable) and its C type.
+    pub chains: Vec<(Expr, String)>,
+    /// The columns' elements, held in a local scalar across the block's rows.
+    pub columns: Vec<(Expr, String)>,
+    /// Elements of the row the loop reads and nothing in it writes (atax's `tmp[i]` beside
+    /// `y[j]`), held like the chains: the C compiler cannot keep them in registers across a
+    /// loop that stores to another array through a pointer.
+    pub reads: Vec<(Expr, String)>,
+}
+
+/// The SCoP's original order with jammed rows, as the untiled path runs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Jammed {
+    /// The code (indented by two).
+    pub code: String,
+    /// Whether its jammed rows run all of a matrix-vector SCoP's work: every statement of its
+    /// deepest loops, which are two deep, is in an inner loop of a jammed one. The tiles'
+    /// register rows (`crate::registers`) then gain nothing over it on one thread, and the
+    /// original order, read once, is faster (one thread, rotated runs, medians; tiles as the
+    /// cost model ran them before: bicg MEDIUM 0.094 -> 0.047 ms, LARGE 9.4 -> 2.4 ms; gesummv
+    /// 0.066 -> 0.045 and 2.36 -> 2.03 ms; mvt 0.096 -> 0.081 and 10.4 -> 8.6 ms). Deeper nests
+    /// reuse data across rows, which tiles keep in cache.
+    pub covers_work: bool,
+}
+
+/// The SCoP's original order with its loops that qualify run by jammed rows, or `None` where
+/// no loop qualifies (the user's own lines serve better) or where the order's loops cannot be
+/// generated. `prefix` names the loop variables (`driver::iterator_prefix`).
+pub fn jammed(ctx: &Ctx, scop: &Scop, prefix: &str) -> Option<Jammed> {
+    // Expanded data and derived parameters are the tiles' (the untiled path sees neither).
+    let expands = scop.symbols.data.values().any(|d| d.expands.is_some());
+    if expands || !scop.derived.is_empty() || scop.statements.is_empty() {
+        return None;
+    }
+    let mut schedule = UnionMap::empty(ctx);
+    for s in &scop.statements {
+        schedule = schedule.add_map(s.domain.restrict(s.schedule.map()));
+    }
+    let depth = scop.statements[0].schedule.n_out();
+    let iterators: Vec<String> = (0..depth).map(|d| format!("{prefix}{d}")).collect();
+    let order = syntax::recover(ctx, scop, schedule, &RecoveryOptions::new(&iterators)).ok()?;
+    let data = ScopData::of(scop);
+    let mut jams = Vec::new();
+    let code = rewrite(KNode::from_syntax(&order), &data, &mut jams);
+    if jams.is_empty() {
+        return None;
+    }
+    let inner: BTreeSet<usize> = jams.iter().flat_map(|j| j.inner_statements()).collect();
+    let deepest = scop.statements.iter().map(|s| s.depth()).max().unwrap_or(0);
+    let covers_work = deepest == 2
+        && (0..scop.statements.len())
+            .filter(|&s| scop.statements[s].depth() == deepest)
+            .all(|s| inner.contains(&s));
+    let opts = COptions {
+        openmp: false,
+        index_type: "long".into(),
+        ..COptions::default()
+    };
+    Some(Jammed {
+        code: print_k(&data, &code, &opts, None),
+        covers_work,
+    })
+}
+
+/// `n` with every loop that qualifies, outermost first, run by jammed rows.
+fn rewrite(n: KNode, data: &ScopData, jams: &mut Vec<JamLoop>) -> KNode {
+    if let KNode::For(l) = &n {
+        if let Some(j) = jam(l, data) {
+            jams.push(j.clone());
+            return KNode::Jam(Box::new(j));
+        }
+    }
+    n.map_children(&mut |c| rewrite(c, data, jams))
+}
+
+/// The loop `l` by jammed rows, when it qualifies (see the module's text).
+fn jam(l: &KLoop, data: &ScopData) -> Option<JamLoop> {
+    let v = l.var.as_str();
+    if l.step != 1 || bound(l).is_none() {
+        return None;
+    }
+    let mut items = Vec::new();
+    for node in flat(&l.body) {
+        match node {
+            KNode::Stmt { stmt, args } => items.push(Item::Row {
+                stmt: *stmt,
+                args: args.clone(),
+            }),
+            KNode::For(w) => {
+                let free = !mentions(&w.init, v) && !mentions(&w.cond, v);
+                let stmts = flat(&w.body)
+                    .into_iter()
+                    .map(|s| match s {
+                        KNode::Stmt { stmt, args } => Some((*stmt, args.clone())),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                if !free || stmts.is_empty() {
+                    return None;
+                }
+                items.push(Item::Inner(Box::new(Inner {
+                    header: KLoop {
+                        body: Box::new(KNode::Block(Vec::new())),
+                        ..w.clone()
+                    },
+                    stmts,
+                    chains: Vec::new(),
+                    columns: Vec::new(),
+                    reads: Vec::new(),
+                })));
+            }
+            _ => return None,
+        }
+    }
+    let accesses = Accesses::of(&items, data, v)?;
+    for (k, item) in items.iter_mut().enumerate() {
+        if let Item::Inner(inner) = item {
+            accesses.hold(k, inner, data, v)?;
+        }
+    }
+    let chains = items
+        .iter()
+        .any(|i| matches!(i, Item::Inner(inner) if !inner.chains.is_empty()));
+    chains.then(|| JamLoop {
+        rows: l.clone(),
+        items,
+    })
+}
+
+/// The last value of a loop `for (v = ...; v < e or v <= e; v++)` whose bound does not
+/// depend on `v`, as the condition's operator and bound.
+fn bound(l: &KLoop) -> Option<(BinaryOp, &Expr)> {
+    let Expr::Binary { op, lhs, rhs } = &l.cond else {
+        return None;
+    };
+    let ok = matches!(op, BinaryOp::Lt | BinaryOp::Le)
+        && **lhs == Expr::var(&l.var)
+        && !mentions(rhs, &l.var);
+    ok.then_some((*op, rhs))
+}
+
+/// The nodes of a body, blocks flattened.
+fn flat(n: &KNode) -> Vec<&KNode> {
+    match n {
+        KNode::Block(v) => v.iter().flat_map(flat).collect(),
+        other => vec![other],
+    }
+}
+
+fn mentions(e: &Expr, var: &str) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| found |= matches!(x, Expr::Var(n) if n == var));
+    found
+}
+
+/// One access of the rows' body to an array.
+struct Access {
+    array: String,
+    subscripts: Vec<Expr>,
+    /// The statement instance of the body (in order) it belongs to.
+    stmt: usize,
+    /// The body's item, and the variable of the inner loop around the statement.
+    item: usize,
+    inner: Option<String>,
+    write: bool,
+}
+
+/// Every access of the rows' body.
+struct Accesses {
+    all: Vec<Access>,
+}
+
+impl Accesses {
+    /// The accesses of the items' statements, when every written array is row-private or a
+    /// column (`v`: the row variable) and no scalar is written.
+    fn of(items: &[Item], data: &ScopData, v: &str) -> Option<Accesses> {
+        let mut all = Vec::new();
+        let instances = items.iter().enumerate().flat_map(|(k, item)| match item {
+            Item::Row { stmt, args } => vec![(k, None, *stmt, args)],
+            Item::Inner(i) => i
+                .stmts
+                .iter()
+                .map(|(stmt, args)| (k, Some(i.header.var.clone()), *stmt, args))
+                .collect(),
+        });
+        for (n, (item, inner, stmt, args)) in instances.enumerate() {
+            let e = statement_instance(data, stmt, args, false);
+            let Expr::Assign { lhs, .. } = &e else {
+                return None;
+            };
+            // A written scalar carries values from row to row.
+            let Expr::Index { .. } = lhs.as_ref() else {
+                return None;
+            };
+            e.walk(&mut |x| {
+                if let Expr::Index { array, subscripts } = x {
+                    all.push(Access {
+                        array: array.clone(),
+                        subscripts: subscripts.clone(),
+                        stmt: n,
+                        item,
+                        inner: inner.clone(),
+                        write: std::ptr::eq(x, lhs.as_ref()),
+                    });
+                }
+            });
+        }
+        let accesses = Accesses { all };
+        let inners: Vec<&str> = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Inner(i) => Some(i.header.var.as_str()),
+                Item::Row { .. } => None,
+            })
+            .collect();
+        let written: BTreeSet<&str> = accesses
+            .all
+            .iter()
+            .filter(|a| a.write)
+            .map(|a| a.array.as_str())
+            .collect();
+        let ok = written
+            .iter()
+            .all(|x| accesses.row_private(x, v, &inners) || accesses.column(x, v).is_some());
+        ok.then_some(accesses)
+    }
+
+    fn of_array<'a>(&'a self, array: &'a str) -> impl Iterator<Item = &'a Access> + 'a {
+        self.all.iter().filter(move |a| a.array == array)
+    }
+
+    /// Whether all accesses to `array` share a subscript, affine in the row variable `v` with
+    /// a nonzero coefficient and free of the inner loops' variables.
+    fn row_private(&self, array: &str, v: &str, inners: &[&str]) -> bool {
+        let first = self.of_array(array).next().expect("an accessed array");
+        (0..first.subscripts.len()).any(|p| {
+            let s = &first.subscripts[p];
+            let shared = self
+                .of_array(array)
+                .all(|a| a.subscripts.len() == first.subscripts.len() && a.subscripts[p] == *s);
+            let along = coefficients(s, [v, "", ""]).is_some_and(|c| c[0] != 0);
+            shared && along && inners.iter().all(|w| !mentions(s, w))
+        })
+    }
+
+    /// The element of `array` when it is a column: one statement in an inner loop accesses
+    /// it, at one element that does not mention `v` and that some subscript makes injective
+    /// in the inner loop's variable.
+    fn column<'a>(&'a self, array: &'a str, v: &str) -> Option<&'a [Expr]> {
+        let first = self.of_array(array).next()?;
+        let w = first.inner.as_deref()?;
+        let one = self
+            .of_array(array)
+            .all(|a| a.stmt == first.stmt && a.subscripts == first.subscripts);
+        let free = first.subscripts.iter().all(|s| !mentions(s, v));
+        let injective = first
+            .subscripts
+            .iter()
+            .any(|s| coefficients(s, [w, "", ""]).is_some_and(|c| c[0] != 0));
+        (one && free && injective).then_some(&first.subscripts)
+    }
+
+    /// Sets which elements `inner` holds: each of its statements writes a chain's element
+    /// (row-private, free of the inner variable, the only element of its array that the inner
+    /// loop touches) or a column's; `None` otherwise.
+    fn hold(&self, k: usize, inner: &mut Inner, data: &ScopData, v: &str) -> Option<()> {
+        let w = inner.header.var.clone();
+        for (stmt, args) in &inner.stmts {
+            let e = statement_instance(data, *stmt, args, false);
+            let target = crate::c::assigned(&e).clone();
+            let Expr::Index { array, subscripts } = &target else {
+                return None;
+            };
+            let elem = data
+                .data
+                .iter()
+                .find(|d| user(&d.name) == *array)?
+                .elem
+                .clone();
+            let held = (target.clone(), elem);
+            if inner.chains.contains(&held) || inner.columns.contains(&held) {
+                continue;
+            }
+            if self.column(array, v).is_some() {
+                inner.columns.push(held);
+                continue;
+            }
+            let in_loop = self
+                .of_array(array)
+                .filter(|a| a.item == k)
+                .all(|a| a.subscripts == *subscripts);
+            if !in_loop || subscripts.iter().any(|s| mentions(s, &w)) {
+                return None;
+            }
+            inner.chains.push(held);
+        }
+        let written: BTreeSet<&str> = self
+            .all
+            .iter()
+            .filter(|a| a.item == k && a.write)
+            .map(|a| a.array.as_str())
+            .collect();
+        for a in self.all.iter().filter(|a| a.item == k && !a.write) {
+            let unwritten = !written.contains(a.array.as_str());
+            let row = a.subscripts.iter().any(|s| mentions(s, v));
+            let fixed = a.subscripts.iter().all(|s| !mentions(s, &w));
+            let element = Expr::Index {
+                array: a.array.clone(),
+                subscripts: a.subscripts.clone(),
+            };
+            let Some(d) = data.data.iter().find(|d| user(&d.name) == a.array) else {
+                continue;
+            };
+            let held = (element, d.elem.clone());
+            if unwritten && row && fixed && !inner.reads.contains(&held) {
+                inner.reads.push(held);
+            }
+        }
+        Some(())
+    }
+}
+
+impl JamLoop {
+    /// The statements of its inner loops.
+    fn inner_statements(&self) -> impl Iterator<Item = usize> + '_ {
+        self.items.iter().flat_map(|i| match i {
+            Item::Inner(inner) => inner.stmts.iter().map(|(s, _)| *s).collect(),
+            Item::Row { .. } => Vec::new(),
+        })
+    }
+
+    /// The loop's C code, one line per item, indented from 0; `ty` is the type of loop
+    /// variables, `data` the SCoP's as [`statement_instance`] takes them.
+    pub fn lines(&self, data: &ScopData, ty: &str) -> Vec<String> {
+        let l = &self.rows;
+        let v = &l.var;
+        let (start, count, block) = (
+            format!("polyc_jb_{v}"),
+            format!("polyc_jn_{v}"),
+            format!("polyc_jk_{v}"),
+        );
+        let (op, last) = bound(l).expect("a jammed loop has a bound");
+        let params = &data.params;
+        let init = host_control(params, &l.init);
+        // The rows, `last - init` or one more; a block counter and the rest's start from it:
+        // gcc warned of undefined behaviour in the rest's loop after `for (; b + 7 < n; b += 8)`
+        // (constant `n`, `-Waggressive-loop-optimizations`), which does not run it.
+        let span = Expr::binary(BinaryOp::Sub, last.clone(), l.init.clone());
+        let span = match op {
+            BinaryOp::Le => Expr::binary(BinaryOp::Add, span, Expr::int(1)),
+            _ => span,
+        };
+        let mut out = vec![
+            "{".to_string(),
+            format!(
+                "  const {ty} {count} = ({}) / {ROWS};",
+                host_control(params, &span)
+            ),
+            format!("  for ({ty} {block} = 0; {block} < {count}; {block}++) {{"),
+            format!("    const {ty} {start} = {init} + {ROWS} * {block};"),
+        ];
+        let rows = format!("for ({ty} {v} = {start}; {v} < {start} + {ROWS}; {v}++)");
+        for item in &self.items {
+            match item {
+                Item::Row { stmt, args } => {
+                    let e = statement_instance(data, *stmt, args, false);
+                    out.push(format!("    {rows}"));
+                    out.push(format!("      {e};"));
+                }
+                Item::Inner(inner) => out.extend(inner.lines(data, ty, &rows, &start, v)),
+            }
+        }
+        out.push("  }".into());
+        // The rows after the last whole block, as written.
+        let rest = KNode::For(KLoop {
+            init: Expr::binary(
+                BinaryOp::Add,
+                l.init.clone(),
+                Expr::binary(
+                    BinaryOp::Mul,
+                    Expr::int(ROWS),
+                    Expr::Ternary {
+                        cond: Box::new(Expr::binary(BinaryOp::Gt, Expr::var(&count), Expr::int(0))),
+                        then: Box::new(Expr::var(&count)),
+                        other: Box::new(Expr::int(0)),
+                    },
+                ),
+            ),
+            ..l.clone()
+        });
+        let opts = COptions {
+            openmp: false,
+            index_type: ty.into(),
+            indent: 2,
+            ..COptions::default()
+        };
+        out.extend(print_k(data, &rest, &opts, None).lines().map(String::from));
+        out.push("}".into());
+        out
+    }
+}
+
+impl Inner {
+    /// The inner loop around the block's rows (indented by four), its chains loaded before
+    /// it and stored after it, its columns loaded and stored around the rows.
+    fn lines(&self, data: &ScopData, ty: &str, rows: &str, start: &str, v: &str) -> Vec<String> {
+        let params = &data.params;
+        // A row's slot of a block's local array.
+        let local = |name: String| Expr::Index {
+            array: name,
+            subscripts: vec![Expr::binary(BinaryOp::Sub, Expr::var(v), Expr::var(start))],
+        };
+        let chain = |k: usize| local(format!("polyc_chain{k}"));
+        let read = |k: usize| local(format!("polyc_read{k}"));
+        let column = |k: usize| Expr::var(format!("polyc_column{k}"));
+        let mut out = Vec::new();
+        let held = self
+            .chains
+            .iter()
+            .enumerate()
+            .map(|(k, h)| (chain(k), h))
+            .chain(self.reads.iter().enumerate().map(|(k, h)| (read(k), h)));
+        for (local, (elem, t)) in held {
+            let Expr::Index { array, .. } = &local else {
+                unreachable!("held elements are array elements")
+            };
+            out.push(format!("    {t} {array}[{ROWS}];"));
+            out.push(format!("    {rows}"));
+            out.push(format!("      {local} = {elem};"));
+        }
+        let h = &self.header;
+        let step = if h.step == 1 {
+            format!("{}++", h.var)
+        } else {
+            format!("{} += {}", h.var, h.step)
+        };
+        out.push(format!(
+            "    for ({ty} {} = {}; {}; {step}) {{",
+            h.var,
+            host_control(params, &h.init),
+            host_control(params, &h.cond)
+        ));
+        for (k, (elem, t)) in self.columns.iter().enumerate() {
+            out.push(format!("      {t} {} = {elem};", column(k)));
+        }
+        out.push(format!("      {rows} {{"));
+        for (stmt, args) in &self.stmts {
+            let e = statement_instance(data, *stmt, args, false).map(&mut |x| {
+                if let Some(k) = self.chains.iter().position(|(c, _)| *c == x) {
+                    return chain(k);
+                }
+                if let Some(k) = self.reads.iter().position(|(c, _)| *c == x) {
+                    return read(k);
+                }
+                match self.columns.iter().position(|(c, _)| *c == x) {
+                    Some(k) => column(k),
+                    None => x,
+                }
+            });
+            out.push(format!("        {e};"));
+        }
+        out.push("      }".into());
+        for (k, (elem, _)) in self.columns.iter().enumerate() {
+            out.push(format!("      {elem} = {};", column(k)));
+        }
+        out.push("    }".into());
+        for (k, (elem, _)) in self.chains.iter().enumerate() {
+            out.push(format!("    {rows}"));
+            out.push(format!("      {elem} = {};", chain(k)));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{DatumData, StatementData};
+    use rosepolly::model::ctype::IntType;
+    use rosepolly::model::expr::AssignOp;
+    use rosepolly::model::Casts;
+
+    fn v(name: &str) -> Expr {
+        Expr::var(name)
+    }
+    fn at(array: &str, subscripts: Vec<Expr>) -> Expr {
+        Expr::Index {
+            array: array.into(),
+            subscripts,
+        }
+    }
+    fn mul(a: Expr, b: Expr) -> Expr {
+        Expr::binary(BinaryOp::Mul, a, b)
+    }
+    fn add(a: Expr, b: Expr) -> Expr {
+        Expr::binary(BinaryOp::Add, a, b)
+    }
+    fn assign(lhs: Expr, rhs: Expr) -> Expr {
+        Expr::Assign {
+            op: AssignOp::Assign,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        }
+    }
+
+    /// Statements over iterators `i, j`, and arrays of doubles.
+    fn scop(bodies: Vec<Expr>) -> ScopData {
+        let datum = |name: &str| DatumData {
+            name: name.into(),
+            elem: "double".into(),
+            extents: vec![None, None],
+            written: true,
+            expands: None,
+        };
+        ScopData {
+            params: Vec::new(),
+            statements: bodies
+                .into_iter()
+                .map(|body| StatementData {
+                    body,
+                    iterators: vec!["i".into(), "j".into()],
+                    iterator_types: vec![IntType::INT; 2],
+                    casts: Casts::default(),
+                })
+                .collect(),
+            data: ["A", "x", "y", "tmp", "s"].into_iter().map(datum).collect(),
+        }
+    }
+
+    fn for_loop(var: &str, bound: Expr, body: Vec<KNode>) -> KLoop {
+        KLoop {
+            var: var.into(),
+            init: Expr::int(0),
+            cond: Expr::binary(BinaryOp::Lt, v(var), bound),
+            step: 1,
+            body: Box::new(KNode::Block(body)),
+            parallel: false,
+        }
+    }
+    fn stmt(stmt: usize, args: &[&str]) -> KNode {
+        KNode::Stmt {
+            stmt,
+            args: args.iter().map(|a| v(a)).collect(),
+        }
+    }
+
+    /// atax's rows: `tmp[i] = 0`, `tmp[i] += A[i][j] * x[j]` along `j`, `y[j] += A[i][j] *
+    /// tmp[i]` along `j`.
+    fn atax() -> (KLoop, ScopData) {
+        let (i, j) = (v("i"), v("j"));
+        let data = scop(vec![
+            assign(at("tmp", vec![i.clone()]), Expr::int(0)),
+            assign(
+                at("tmp", vec![i.clone()]),
+                add(
+                    at("tmp", vec![i.clone()]),
+                    mul(
+                        at("A", vec![i.clone(), j.clone()]),
+                        at("x", vec![j.clone()]),
+                    ),
+                ),
+            ),
+            assign(
+                at("y", vec![j.clone()]),
+                add(
+                    at("y", vec![j.clone()]),
+                    mul(at("A", vec![i.clone(), j.clone()]), at("tmp", vec![i])),
+                ),
+            ),
+        ]);
+        let inner = |s: usize| KNode::For(for_loop("c3", v("n"), vec![stmt(s, &["c1", "c3"])]));
+        let rows = for_loop(
+            "c1",
+            v("m"),
+            vec![stmt(0, &["c1", "c3"]), inner(1), inner(2)],
+        );
+        (rows, data)
+    }
+
+    fn inners(j: &JamLoop) -> Vec<&Inner> {
+        j.items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Inner(inner) => Some(inner.as_ref()),
+                Item::Row { .. } => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn atax_rows_hold_their_chain_and_update_their_column_once_per_block() {
+        let (rows, data) = atax();
+        let j = jam(&rows, &data).expect("atax's rows jam");
+        let inner = inners(&j);
+        assert_eq!(inner.len(), 2);
+        let tmp = at("tmp", vec![v("c1")]);
+        let y = at("y", vec![v("c3")]);
+        assert_eq!(inner[0].chains, [(tmp.clone(), "double".to_string())]);
+        assert!(inner[0].columns.is_empty());
+        assert_eq!(inner[1].columns, [(y, "double".to_string())]);
+        assert_eq!(inner[1].reads, [(tmp, "double".to_string())]);
+        let text = j.lines(&data, "long").join("\n");
+        assert!(
+            text.contains("const long polyc_jn_c1 = (m - 0) / 8;"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "polyc_column0 = polyc_column0 + A[c1][c3] * polyc_read0[c1 - polyc_jb_c1];"
+            ),
+            "{text}"
+        );
+        // The rows after the last block run as written.
+        assert!(
+            text.contains(
+                "for (long c1 = 0 + 8 * (polyc_jn_c1 > 0 ? polyc_jn_c1 : 0); c1 < m; c1++) {"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_column_alone_gains_nothing() {
+        let (mut rows, data) = atax();
+        let KNode::Block(body) = rows.body.as_mut() else {
+            unreachable!()
+        };
+        body.remove(1);
+        assert_eq!(jam(&rows, &data), None);
+    }
+
+    #[test]
+    fn an_inner_loop_whose_range_follows_the_row_does_not_jam() {
+        let (mut rows, data) = atax();
+        let KNode::Block(body) = rows.body.as_mut() else {
+            unreachable!()
+        };
+        if let KNode::For(l) = &mut body[1] {
+            l.cond = Expr::binary(BinaryOp::Lt, v("c3"), v("c1"));
+        }
+        assert_eq!(jam(&rows, &data), None);
+    }
+
+    #[test]
+    fn rows_that_read_each_other_do_not_jam() {
+        // trisolv: x[i] = x[i] - A[i][j] * x[j], j < i in the original; here over all j.
+        let (i, j) = (v("i"), v("j"));
+        let data = scop(vec![assign(
+            at("x", vec![i.clone()]),
+            add(
+                at("x", vec![i.clone()]),
+                mul(at("A", vec![i, j.clone()]), at("x", vec![j])),
+            ),
+        )]);
+        let rows = for_loop(
+            "c1",
+            v("n"),
+            vec![KNode::For(for_loop(
+                "c3",
+                v("n"),
+                vec![stmt(0, &["c1", "c3"])],
+            ))],
+        );
+        assert_eq!(jam(&rows, &data), None);
+    }
+
+    #[test]
+    fn a_column_that_is_one_element_or_an_element_moving_along_the_inner_loop_does_not_jam() {
+        let (i, j) = (v("i"), v("j"));
+        let chain = assign(
+            at("tmp", vec![i.clone()]),
+            add(
+                at("tmp", vec![i.clone()]),
+                mul(
+                    at("A", vec![i.clone(), j.clone()]),
+                    at("x", vec![j.clone()]),
+                ),
+            ),
+        );
+        // `s[0] += A[i][j]`: every row's updates of one element, reordered by a block.
+        let one = assign(
+            at("s", vec![Expr::int(0)]),
+            add(
+                at("s", vec![Expr::int(0)]),
+                at("A", vec![i.clone(), j.clone()]),
+            ),
+        );
+        // gemver's `A[i][j] = A[i][j] + x[j]`: vectorised along `j` as written.
+        let moving = assign(
+            at("A", vec![i.clone(), j.clone()]),
+            add(at("A", vec![i, j.clone()]), at("x", vec![j])),
+        );
+        for other in [one, moving] {
+            let data = scop(vec![chain.clone(), other]);
+            let rows = for_loop(
+                "c1",
+                v("n"),
+                vec![KNode::For(for_loop(
+                    "c3",
+                    v("n"),
+                    vec![stmt(0, &["c1", "c3"]), stmt(1, &["c1", "c3"])],
+                ))],
+            );
+            assert_eq!(jam(&rows, &data), None);
+        }
+    }
+
+    #[test]
+    fn a_written_scalar_does_not_jam() {
+        let (i, j) = (v("i"), v("j"));
+        let data = scop(vec![assign(
+            v("acc"),
+            add(v("acc"), mul(at("A", vec![i, j.clone()]), at("x", vec![j]))),
+        )]);
+        let rows = for_loop(
+            "c1",
+            v("n"),
+            vec![KNode::For(for_loop(
+                "c3",
+                v("n"),
+                vec![stmt(0, &["c1", "c3"])],
+            ))],
+        );
+        assert_eq!(jam(&rows, &data), None);
+    }
+}
