@@ -25,12 +25,12 @@ fn the_lines_move_where_they_mean_the_same() {
     let (code, err) = common::polyc_to(&input, "c", &out);
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&out).unwrap();
-    // SCoP 3 has a local array, 4 a local enum, 5 a head after a comment's end, 6 a `register`
-    // iterator.
-    assert_eq!(outlined(&text), [0, 1, 2], "{text}");
+    // SCoP 3's local array goes by pointer; 4 has a local enum, 5 a head after a comment's
+    // end, 6 a `register` iterator.
+    assert_eq!(outlined(&text), [0, 1, 2, 3], "{text}");
     // Each definition is called twice (before any set-up where nothing but the cost model
     // decides, and after the decision otherwise), and lies before the function that calls it.
-    for id in [0, 1, 2] {
+    for id in [0, 1, 2, 3] {
         let name = format!("polyc_scop{id}_lines(");
         let at: Vec<usize> = text.match_indices(&name).map(|(i, _)| i).collect();
         assert_eq!(at.len(), 3, "{name}");
@@ -39,7 +39,7 @@ fn the_lines_move_where_they_mean_the_same() {
 }
 
 #[test]
-fn every_suite_kernel_but_durbin_moves_its_lines() {
+fn every_suite_kernel_moves_its_lines() {
     let work = scratch_dir("outlined-suite");
     let build = Build::new("MINI", true);
     let mut kept = Vec::new();
@@ -51,8 +51,8 @@ fn every_suite_kernel_but_durbin_moves_its_lines() {
             kept.push(k.name.clone());
         }
     }
-    // durbin's SCoP writes a local array (`z`).
-    assert_eq!(kept, ["durbin"]);
+    // durbin's too, whose SCoP writes a local array (`z`), by pointer.
+    assert!(kept.is_empty(), "{kept:?}");
 }
 
 /// Arrays whose extents are parameters (C99's variably modified types, which the CUDA host

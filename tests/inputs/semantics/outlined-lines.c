@@ -2,8 +2,9 @@
    (codegen/src/outline.rs): what the lines name must mean the same there. Scalars written and
    read after the SCoP, iterators of several integer types, a function parameter used as an
    accumulator, a pointer, globals, two SCoPs in one
-   function whose head spans two lines; and functions whose lines must stay in place (a local
-   array, a local enum, a head after a comment's end, a `register` iterator). */
+   function whose head spans two lines, a function with a local array (by pointer); and
+   functions whose lines must stay in place (a local enum, a head after a comment's end, a
+   `register` iterator). */
 #include <stdio.h>
 
 #define N 40
