@@ -92,6 +92,9 @@ pub struct Jammed {
     /// 0.066 -> 0.045 and 2.36 -> 2.03 ms; mvt 0.096 -> 0.081 and 10.4 -> 8.6 ms). Deeper nests
     /// reuse data across rows, which tiles keep in cache.
     pub covers_work: bool,
+    /// The statements its jammed rows run in inner loops (which the cost model counts as
+    /// vectorised, `inner_loops::reorder`).
+    pub statements: BTreeSet<usize>,
 }
 
 /// The SCoP's original order with its loops that qualify run by jammed rows, or `None` where
@@ -130,6 +133,7 @@ pub fn jammed(ctx: &Ctx, scop: &Scop, prefix: &str) -> Option<Jammed> {
     Some(Jammed {
         code: print_k(&data, &code, &opts, None),
         covers_work,
+        statements: inner,
     })
 }
 

@@ -2,6 +2,7 @@
 //! for a target (schedule → tile space → IR → text). The driver runs it per SCoP; nothing
 //! else strings these steps together.
 
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use rosepolly::diag::Phase;
@@ -16,8 +17,9 @@ use crate::footprint;
 use crate::gpu_api::{batch_source, mix_source};
 use crate::gpu_host::{c_string, GpuHost};
 use crate::host::indent;
+use crate::inner_loops;
 use crate::ir::{ScopData, ScopIr};
-use crate::lower::{Device, Lowering};
+use crate::lower::{tile_bodies, Device, Lowering};
 use crate::openmp::OpenMp;
 
 /// One scheduled SCoP and how to print it.
@@ -39,6 +41,8 @@ pub struct Untiled<'a> {
     pub code: &'a str,
     /// Whether jammed rows run all of the SCoP's work ([`crate::jam::Jammed::covers_work`]).
     pub covers_work: bool,
+    /// The statements jammed rows run in inner loops ([`crate::jam::Jammed::statements`]).
+    pub jammed: BTreeSet<usize>,
 }
 
 impl ScopJob<'_, '_> {
@@ -250,8 +254,14 @@ impl ScopJob<'_, '_> {
     pub fn tiled_c(&self, untiled: &Untiled) -> Result<String, AstFailure> {
         let (scop, opts) = (self.scop, self.opts);
         let mut ir = self.lowered(Device::Cpu, false)?;
-        if let (Some(original), true) = (ir.original.as_mut(), untiled.covers_work) {
-            original.jammed();
+        if !untiled.jammed.is_empty() {
+            let reorder = inner_loops::reorder(scop, &tile_bodies(&ir.groups), &untiled.jammed);
+            if let Some(original) = ir.original.as_mut() {
+                original.reorder = reorder;
+                if untiled.covers_work {
+                    original.jammed();
+                }
+            }
         }
         let body = OpenMp::new(
             &ir,

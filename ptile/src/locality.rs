@@ -83,19 +83,20 @@ impl Inner {
 /// under its own innermost iterator. Arrays polyc made from scalars count as the scalars they
 /// are in the original lines.
 pub fn original_cost(scop: &Scop) -> u32 {
-    deepest(scop)
-        .map(|s| {
-            let st = &scop.statements[s];
-            let Some(inner) = st.iterators.last() else {
-                return 0;
-            };
-            let pieces = pieces(scop, s);
-            classify(scop, s, true, &pieces, &|a| {
-                a.split_var(inner).map(|(c, _)| c)
-            })
-            .cost()
-        })
-        .sum()
+    deepest(scop).map(|s| statement_cost(scop, s)).sum()
+}
+
+/// The cost of deepest statement `s` in the original order (see [`original_cost`]).
+pub fn statement_cost(scop: &Scop, s: usize) -> u32 {
+    let st = &scop.statements[s];
+    let Some(inner) = st.iterators.last() else {
+        return 0;
+    };
+    let pieces = pieces(scop, s);
+    classify(scop, s, true, &pieces, &|a| {
+        a.split_var(inner).map(|(c, _)| c)
+    })
+    .cost()
 }
 
 /// The statements whose domains make up the instances the original's lines run for statement

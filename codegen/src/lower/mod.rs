@@ -13,6 +13,8 @@ mod recover;
 mod reductions;
 mod threads;
 
+use std::collections::BTreeSet;
+
 use rosepolly::math::isl::{AstFailure, Ctx};
 use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::model::Scop;
@@ -90,19 +92,13 @@ impl Lowering<'_, '_> {
         if self.device != Device::Cpu {
             return None;
         }
-        let tiles: Vec<&KNode> = groups
-            .iter()
-            .map(|g| match &g.code {
-                GroupCode::Untiled(code) => code,
-                GroupCode::Tiled(t) => &t.body,
-            })
-            .collect();
+        let tiles = tile_bodies(groups);
         // As the C printer indexes them (`OpenMp::new`).
         let (registers, rows) = register_blocks(self.scop, groups, &data.flat_expanded());
         Some(OriginalOrder {
             work: self.work_boxes()?,
             strided: ptile::locality::strides_across_rows(self.scop),
-            reorder: inner_loops::reorder(self.scop, &tiles),
+            reorder: inner_loops::reorder(self.scop, &tiles, &BTreeSet::new()),
             registers,
             rows,
             latency: ptile::locality::recurrence_latency(self.scop),
@@ -376,6 +372,17 @@ impl Lowering<'_, '_> {
             combined,
         })
     }
+}
+
+/// The code of a tile of each tiled group, or a group's untiled loops.
+pub fn tile_bodies(groups: &[GroupIr]) -> Vec<&KNode> {
+    groups
+        .iter()
+        .map(|g| match &g.code {
+            GroupCode::Untiled(code) => code,
+            GroupCode::Tiled(t) => &t.body,
+        })
+        .collect()
 }
 
 /// The groups whose full tiles run nests by register blocks (`crate::registers`) where the
