@@ -612,11 +612,26 @@ mod tests {
             parallel: false,
         }
     }
+    /// Rows over `c1` whose body is one inner loop over `c3` of `stmts` at `(c1, c3)`.
+    fn one_inner(stmts: &[usize]) -> KLoop {
+        let body = stmts.iter().map(|&s| stmt(s, &["c1", "c3"])).collect();
+        for_loop("c1", v("n"), vec![KNode::For(for_loop("c3", v("n"), body))])
+    }
     fn stmt(stmt: usize, args: &[&str]) -> KNode {
         KNode::Stmt {
             stmt,
             args: args.iter().map(|a| v(a)).collect(),
         }
+    }
+
+    /// A row's chain along `j`: `tmp[i] = tmp[i] + A[i][j] * x[j]`.
+    fn chain() -> Expr {
+        let (i, j) = (v("i"), v("j"));
+        let sum = add(
+            at("tmp", vec![i.clone()]),
+            mul(at("A", vec![i.clone(), j.clone()]), at("x", vec![j])),
+        );
+        assign(at("tmp", vec![i]), sum)
     }
 
     /// atax's rows: `tmp[i] = 0`, `tmp[i] += A[i][j] * x[j]` along `j`, `y[j] += A[i][j] *
@@ -625,16 +640,7 @@ mod tests {
         let (i, j) = (v("i"), v("j"));
         let data = scop(vec![
             assign(at("tmp", vec![i.clone()]), Expr::int(0)),
-            assign(
-                at("tmp", vec![i.clone()]),
-                add(
-                    at("tmp", vec![i.clone()]),
-                    mul(
-                        at("A", vec![i.clone(), j.clone()]),
-                        at("x", vec![j.clone()]),
-                    ),
-                ),
-            ),
+            chain(),
             assign(
                 at("y", vec![j.clone()]),
                 add(
@@ -727,31 +733,13 @@ mod tests {
                 mul(at("A", vec![i, j.clone()]), at("x", vec![j])),
             ),
         )]);
-        let rows = for_loop(
-            "c1",
-            v("n"),
-            vec![KNode::For(for_loop(
-                "c3",
-                v("n"),
-                vec![stmt(0, &["c1", "c3"])],
-            ))],
-        );
+        let rows = one_inner(&[0]);
         assert_eq!(jam(&rows, &data), None);
     }
 
     #[test]
     fn a_column_that_is_one_element_or_an_element_moving_along_the_inner_loop_does_not_jam() {
         let (i, j) = (v("i"), v("j"));
-        let chain = assign(
-            at("tmp", vec![i.clone()]),
-            add(
-                at("tmp", vec![i.clone()]),
-                mul(
-                    at("A", vec![i.clone(), j.clone()]),
-                    at("x", vec![j.clone()]),
-                ),
-            ),
-        );
         // `s[0] += A[i][j]`: every row's updates of one element, reordered by a block.
         let one = assign(
             at("s", vec![Expr::int(0)]),
@@ -766,16 +754,8 @@ mod tests {
             add(at("A", vec![i, j.clone()]), at("x", vec![j])),
         );
         for other in [one, moving] {
-            let data = scop(vec![chain.clone(), other]);
-            let rows = for_loop(
-                "c1",
-                v("n"),
-                vec![KNode::For(for_loop(
-                    "c3",
-                    v("n"),
-                    vec![stmt(0, &["c1", "c3"]), stmt(1, &["c1", "c3"])],
-                ))],
-            );
+            let data = scop(vec![chain(), other]);
+            let rows = one_inner(&[0, 1]);
             assert_eq!(jam(&rows, &data), None);
         }
     }
@@ -787,15 +767,7 @@ mod tests {
             v("acc"),
             add(v("acc"), mul(at("A", vec![i, j.clone()]), at("x", vec![j]))),
         )]);
-        let rows = for_loop(
-            "c1",
-            v("n"),
-            vec![KNode::For(for_loop(
-                "c3",
-                v("n"),
-                vec![stmt(0, &["c1", "c3"])],
-            ))],
-        );
+        let rows = one_inner(&[0]);
         assert_eq!(jam(&rows, &data), None);
     }
 }
