@@ -442,7 +442,17 @@ impl JamLoop {
                     out.push(format!("    {rows}"));
                     out.push(format!("      {e};"));
                 }
-                Item::Inner(inner) => out.extend(inner.lines(data, ty, &rows, &start, v)),
+                // In a block of its own: two inner loops' locals have the same names.
+                Item::Inner(inner) => {
+                    out.push("    {".into());
+                    out.extend(
+                        inner
+                            .lines(data, ty, &rows, &start, v)
+                            .into_iter()
+                            .map(|l| format!("  {l}")),
+                    );
+                    out.push("    }".into());
+                }
             }
         }
         out.push("  }".into());
@@ -698,6 +708,22 @@ mod tests {
             ),
             "{text}"
         );
+    }
+
+    #[test]
+    fn two_inner_loops_keep_their_locals_apart() {
+        // Two chains of the row, each in an inner loop of its own: each loop's locals in a
+        // block of their own (both are `polyc_chain0`).
+        let data = scop(vec![chain(), chain()]);
+        let inner = |s: usize| KNode::For(for_loop("c3", v("n"), vec![stmt(s, &["c1", "c3"])]));
+        let rows = for_loop("c1", v("m"), vec![inner(0), inner(1)]);
+        let text = jam(&rows, &data).expect("jams").lines(&data, "long");
+        let opened = text.iter().filter(|l| l.trim() == "{").count();
+        let declared = text
+            .iter()
+            .filter(|l| l.trim() == "double polyc_chain0[8];")
+            .count();
+        assert_eq!((opened, declared), (3, 2), "{}", text.join("\n"));
     }
 
     #[test]
