@@ -547,6 +547,16 @@ fn param(params: &[ParamData], name: &str) -> Option<usize> {
     (user(&params[p].name) == name).then_some(p)
 }
 
+/// `for (ty var = init; cond; var++) {` (or `var += step`).
+pub fn loop_header(ty: &str, var: &str, init: &Expr, cond: &Expr, step: i64) -> String {
+    let step = if step == 1 {
+        format!("{var}++")
+    } else {
+        format!("{var} += {step}")
+    };
+    format!("for ({ty} {var} = {init}; {cond}; {step}) {{")
+}
+
 /// Print a recovered loop program.
 pub fn print(scop: &ScopData, program: &Node, opts: &COptions) -> String {
     print_k(scop, &KNode::from_syntax(program), opts, None)
@@ -682,17 +692,9 @@ impl Printer<'_> {
                     let pragma = format!("#pragma omp parallel for{}", self.opts.clauses);
                     self.line(indent, &pragma);
                 }
-                let step = if *step == 1 {
-                    format!("{var}++")
-                } else {
-                    format!("{var} += {step}")
-                };
-                let ty = &self.opts.index_type;
                 let (init, cond) = (self.control(init), self.control(cond));
-                self.line(
-                    indent,
-                    &format!("for ({ty} {var} = {init}; {cond}; {step}) {{"),
-                );
+                let head = loop_header(&self.opts.index_type, var, &init, &cond, *step);
+                self.line(indent, &head);
                 self.node(body, indent + 2, in_parallel || parallel);
                 self.line(indent, "}");
             }

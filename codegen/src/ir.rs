@@ -262,6 +262,14 @@ impl ScopData {
         self.data.iter().find(|d| d.name == name)
     }
 
+    /// The datum a printed statement names `printed` ([`crate::names::user`]'s spelling, as
+    /// [`crate::c::statement_instance`] writes it).
+    pub fn printed_datum(&self, printed: &str) -> Option<&DatumData> {
+        self.data
+            .iter()
+            .find(|d| crate::names::user(&d.name) == printed)
+    }
+
     /// The arrays polyc made from scalars.
     pub fn expanded(&self) -> impl Iterator<Item = &DatumData> {
         self.data.iter().filter(|d| d.expands.is_some())

@@ -35,9 +35,8 @@ use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::model::Scop;
 use rosepolly::syntax::{self, RecoveryOptions};
 
-use crate::c::{host_control, print_k, statement_instance, COptions};
+use crate::c::{host_control, loop_header, print_k, statement_instance, COptions};
 use crate::ir::{KLoop, KNode, ScopData};
-use crate::names::user;
 use crate::registers::coefficients;
 
 /// The rows of a block: as many independent chains as [`crate::registers::ROW_BLOCK`], whose
@@ -114,12 +113,12 @@ pub fn jammed(ctx: &Ctx, scop: &Scop, prefix: &str) -> Option<Jammed> {
     let iterators: Vec<String> = (0..depth).map(|d| format!("{prefix}{d}")).collect();
     let order = syntax::recover(ctx, scop, schedule, &RecoveryOptions::new(&iterators)).ok()?;
     let data = ScopData::of(scop);
-    let mut jams = Vec::new();
-    let code = rewrite(KNode::from_syntax(&order), &data, &mut jams);
-    if jams.is_empty() {
+    // Every jammed loop has a chain in an inner loop: none jammed, none here.
+    let mut inner = BTreeSet::new();
+    let code = rewrite(KNode::from_syntax(&order), &data, &mut inner);
+    if inner.is_empty() {
         return None;
     }
-    let inner: BTreeSet<usize> = jams.iter().flat_map(|j| j.inner_statements()).collect();
     let deepest = scop.statements.iter().map(|s| s.depth()).max().unwrap_or(0);
     let covers_work = deepest == 2
         && (0..scop.statements.len())
@@ -137,15 +136,16 @@ pub fn jammed(ctx: &Ctx, scop: &Scop, prefix: &str) -> Option<Jammed> {
     })
 }
 
-/// `n` with every loop that qualifies, outermost first, run by jammed rows.
-fn rewrite(n: KNode, data: &ScopData, jams: &mut Vec<JamLoop>) -> KNode {
+/// `n` with every loop that qualifies, outermost first, run by jammed rows; `inner` gathers
+/// the statements of their inner loops.
+fn rewrite(n: KNode, data: &ScopData, inner: &mut BTreeSet<usize>) -> KNode {
     if let KNode::For(l) = &n {
         if let Some(j) = jam(l, data) {
-            jams.push(j.clone());
+            inner.extend(j.inner_statements());
             return KNode::Jam(Box::new(j));
         }
     }
-    n.map_children(&mut |c| rewrite(c, data, jams))
+    n.map_children(&mut |c| rewrite(c, data, inner))
 }
 
 /// The loop `l` by jammed rows, when it qualifies (see the module's text).
@@ -346,12 +346,7 @@ impl Accesses {
             let Expr::Index { array, subscripts } = &target else {
                 return None;
             };
-            let elem = data
-                .data
-                .iter()
-                .find(|d| user(&d.name) == *array)?
-                .elem
-                .clone();
+            let elem = data.printed_datum(array)?.elem.clone();
             let held = (target.clone(), elem);
             if inner.chains.contains(&held) || inner.columns.contains(&held) {
                 continue;
@@ -383,7 +378,7 @@ impl Accesses {
                 array: a.array.clone(),
                 subscripts: a.subscripts.clone(),
             };
-            let Some(d) = data.data.iter().find(|d| user(&d.name) == a.array) else {
+            let Some(d) = data.printed_datum(&a.array) else {
                 continue;
             };
             let held = (element, d.elem.clone());
@@ -514,16 +509,10 @@ impl Inner {
             out.push(format!("      {local} = {elem};"));
         }
         let h = &self.header;
-        let step = if h.step == 1 {
-            format!("{}++", h.var)
-        } else {
-            format!("{} += {}", h.var, h.step)
-        };
+        let (init, cond) = (host_control(params, &h.init), host_control(params, &h.cond));
         out.push(format!(
-            "    for ({ty} {} = {}; {}; {step}) {{",
-            h.var,
-            host_control(params, &h.init),
-            host_control(params, &h.cond)
+            "    {}",
+            loop_header(ty, &h.var, &init, &cond, h.step)
         ));
         for (k, (elem, t)) in self.columns.iter().enumerate() {
             out.push(format!("      {t} {} = {elem};", column(k)));

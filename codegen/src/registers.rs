@@ -340,12 +340,7 @@ fn held_element(data: &ScopData, stmt: usize, args: &[Expr], vars: [&str; 3]) ->
     if !others.iter().all(affine) || others.iter().any(|o| o.len() != subscripts.len()) {
         return None;
     }
-    let elem = data
-        .data
-        .iter()
-        .find(|d| crate::names::user(&d.name) == *array)?
-        .elem
-        .clone();
+    let elem = data.printed_datum(array)?.elem.clone();
     Some(Held {
         reduction,
         coeffs,
