@@ -159,7 +159,8 @@ pub struct Row {
 }
 
 impl Row {
-    /// None too when a time is below the timer's resolution (it prints microseconds).
+    /// None too when a time is below the timer's resolution (0: nanoseconds with the suite's
+    /// timer, microseconds with a user's PolyBench).
     pub fn speedup(&self) -> Option<f64> {
         ratio(self.original_ms?, self.polyc_ms?)
     }
