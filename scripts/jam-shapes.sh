@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# Random programs of jammed-rows shape (scripts/jam-shapes.py) against gcc's build of the
+# Random programs of jammed-rows shape (polybench::jam_shapes) against gcc's build of the
 # original, exactly: polyc's C target run in the original order whatever the size
 # (POLYC_MIN_POINTS past any size: jammed rows where a loop qualifies), with the cost model's
 # choice on two threads, and tiled at sizes 3,5. Prints a line per failure and a summary with
-# how many programs had jammed rows; exit status 1 if any failed. Needs python3.
+# how many programs had jammed rows; exit status 1 if any failed. tests/jammed_rows.rs runs the
+# first 40 seeds in CI.
 #
 #   scripts/jam-shapes.sh FIRST LAST
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/setup.sh
+cargo build --release -q
+cargo build --release -q -p polybench --example jam_shape
 polyc=$PWD/target/release/polyc
-gen=$PWD/scripts/jam-shapes.py
+gen=$PWD/target/release/examples/jam_shape
 work=target/jam-shapes
 mkdir -p "$work"
 cd "$work"
 jammed=0 fail=0 n=0
 for seed in $(seq "$1" "$2"); do
-  python3 "$gen" "$seed" > "p$seed.c"
+  "$gen" "$seed" > "p$seed.c"
   gcc -O2 -ffp-contract=off "p$seed.c" -o orig && ./orig > orig.out
   if ! "$polyc" "p$seed.c" -o "q$seed.c" 2> err.txt; then
     echo "seed $seed: polyc failed: $(head -3 err.txt)"; fail=$((fail + 1)); continue

@@ -3,12 +3,14 @@
 //! kernels get them, that the matrix-vector kernels then run their original order (their
 //! jammed rows run all the work), and that at MEDIUM, where the rows leave a remainder after
 //! the last block (atax's 390 rows, bicg's 410), the arrays come out as the original's,
-//! exactly. `tests/tiled_c.rs` checks every kernel's original order at MINI and SMALL.
+//! exactly, and that random loops of jammed-rows shape, legal and not (`polybench::jam_shapes`),
+//! print what gcc's build prints. `tests/tiled_c.rs` checks every kernel's original order at MINI
+//! and SMALL.
 
 mod common;
 
 use common::{check_kernels, polyc_kernel, Variant};
-use polybench::harness::{compile, scratch_dir, Build};
+use polybench::harness::{compile, par_map, scratch_dir, Build};
 
 /// The kernels whose original order has jammed rows.
 const JAMMED: &[&str] = &[
@@ -77,4 +79,64 @@ fn matrix_vector_kernels_run_their_jammed_rows_and_compute_the_same() {
         ldflags: vec![],
     }];
     check_kernels(&kernels, &["MEDIUM"], &variants, "jammed-rows-medium");
+}
+
+/// How many random programs of jammed-rows shape (`polybench::jam_shapes`) the test below runs
+/// (`POLYC_JAM_CASES`, default 40); `scripts/jam-shapes.sh` runs them by the hundred.
+fn jam_cases() -> u64 {
+    std::env::var("POLYC_JAM_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40)
+}
+
+/// Each run of a random program: its original order forced whatever the size (jammed rows where
+/// a loop qualifies), the cost model's choice on two threads, tiles of 3,5.
+const JAM_RUNS: &[&[(&str, &str)]] = &[
+    &[("POLYC_MIN_POINTS", "1000000000000000")],
+    &[("OMP_NUM_THREADS", "2")],
+    &[("POLYC_MIN_POINTS", "0"), ("POLYC_TILE_SIZES", "3,5")],
+];
+
+#[test]
+fn random_programs_of_jammed_row_shape_compute_what_gcc_computes() {
+    let work = scratch_dir("jam-shapes");
+    let seeds: Vec<u64> = (1..=jam_cases()).collect();
+    let outcomes = par_map(&seeds, |&seed| {
+        let src = work.join(format!("p{seed}.c"));
+        let text = polybench::jam_shapes::program(seed);
+        std::fs::write(&src, &text).unwrap();
+        let reference = work.join(format!("p{seed}-ref"));
+        common::gcc(&src, &reference, &[]);
+        let expected = common::run_stdout(&reference, &[]).unwrap();
+        let out = work.join(format!("p{seed}-polyc.c"));
+        let (code, err) = common::polyc_to(&src, "c", &out);
+        if code != 0 {
+            return (
+                false,
+                vec![format!("seed {seed}: polyc failed: {err}\n{text}")],
+            );
+        }
+        let jammed = std::fs::read_to_string(&out).unwrap().contains("polyc_jb_");
+        let exe = work.join(format!("p{seed}-polyc"));
+        common::gcc(&out, &exe, &["-fopenmp".into()]);
+        let failures = JAM_RUNS
+            .iter()
+            .filter_map(|env| match common::run_stdout(&exe, env) {
+                Ok(o) if o == expected => None,
+                Ok(_) => Some(format!("seed {seed} {env:?}: output differs\n{text}")),
+                Err(e) => Some(format!("seed {seed} {env:?}: {e}")),
+            })
+            .collect();
+        (jammed, failures)
+    });
+    let failures: Vec<&String> = outcomes.iter().flat_map(|(_, f)| f).collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+    // The sample tests jammed rows only if some of its programs have them (about one in three).
+    let jammed = outcomes.iter().filter(|(j, _)| *j).count();
+    assert!(
+        jammed * 5 >= seeds.len(),
+        "{jammed} of {} programs with jammed rows",
+        seeds.len()
+    );
 }

@@ -6,6 +6,7 @@
 //! one directory per kernel holding `<name>.c` and `<name>.h`.
 
 pub mod harness;
+pub mod jam_shapes;
 pub mod random;
 
 use std::io;
