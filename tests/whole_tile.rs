@@ -76,20 +76,19 @@ fn the_suite_kernels_whose_original_inner_loops_accumulate_run_the_tiles_order()
     // cannot run).
     assert_eq!(tiles, TILES, "{tiles:?}");
     // Full tiles with register blocks (`codegen/src/registers.rs`): the tiles run on one thread
-    // from 2^22 points, or 2^16 where the blocks are rows that hold all of the work (trisolv,
-    // 12; trisolv's tiles, which need wavefronts, then run on one thread in
-    // lexicographic order). atax, gemver and gramschmidt have row blocks too, but not in every
-    // statement of their work: gemver's and gramschmidt's lines walk columns, and their blocks
-    // count as others do (from 2^22 points); atax's walk rows, and its flags are as without the
-    // blocks. cholesky, trisolv and trmm read the array they update at other elements, which
-    // their full tiles keep apart.
+    // from 2^22 points, or 2^16 where the blocks are rows that hold all of the work. atax,
+    // gemver and gramschmidt have row blocks too, but not in every statement of their work:
+    // gemver's and gramschmidt's lines walk columns, and their blocks count as others do (from
+    // 2^22 points); atax's walk rows, and its flags are as without the blocks. cholesky and trmm
+    // read the array they update at other elements, which their full tiles keep apart.
     assert_eq!(registers, REGISTERS, "{registers:?}");
-    // gesummv's rows too, before its jammed rows ran all its work (`codegen/src/jam.rs`).
+    // gesummv's and trisolv's rows were, before their jammed rows ran all their work
+    // (`codegen/src/jam.rs`).
     rows.sort();
-    assert_eq!(rows, ["trisolv"]);
+    assert!(rows.is_empty(), "{rows:?}");
 }
 
-const REGISTERS: [&str; 13] = [
+const REGISTERS: [&str; 12] = [
     "2mm",
     "3mm",
     "cholesky",
@@ -101,7 +100,6 @@ const REGISTERS: [&str; 13] = [
     "gramschmidt",
     "syr2k",
     "syrk",
-    "trisolv",
     "trmm",
 ];
 
@@ -207,16 +205,18 @@ fn register_blocks_pay_on_one_thread_only_where_most_points_lie_in_full_tiles() 
     assert!(divided.contains("untiled=0 whole_tile=0"), "{divided}");
 }
 
-/// trisolv's rows sum (`x[i] -= L[i][j] * x[j]`, `j` innermost), each addition waiting for the
-/// one before in the original order; in full tiles, blocks of eight rows run eight chains at
-/// once. At MEDIUM, 80,000 points, its tiles run on one thread; at SMALL, 7,000 points, its
-/// lines. Both compute what the original computes.
+/// trisolv's rows sum (`x[i] -= L[i][j] * x[j]`, `j < i` innermost), each addition waiting for
+/// the one before in the original order. Its tiles' register rows ran eight chains at once, on
+/// one thread from 2^16 points; its jammed rows do too, reading `L` row after row, and run all
+/// its work: at MEDIUM (80,000 points) and SMALL its original order runs, jammed, and computes
+/// what the original computes (MEDIUM, one thread, first quartiles of 101 rotated runs:
+/// 0.029 ms, tiles 0.047, the original 0.051; LARGE, medians of 21: 2.4, 3.3 and 4.5 ms).
 #[test]
-fn row_blocks_pay_from_fewer_points() {
-    let (medium, _, _work) = checked_profile("trisolv", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
-    assert!(medium.contains("untiled=0 whole_tile=0"), "{medium}");
-    let (small, _, _work) = checked_profile("trisolv", "SMALL", &[("OMP_NUM_THREADS", "2")]);
-    assert!(small.contains("untiled=1"), "{small}");
+fn trisolv_runs_its_jammed_rows() {
+    for dataset in ["MEDIUM", "SMALL"] {
+        let (line, _, _work) = checked_profile("trisolv", dataset, &[("OMP_NUM_THREADS", "2")]);
+        assert!(line.contains("untiled=1 whole_tile=0"), "{dataset}: {line}");
+    }
 }
 
 /// The profile line of `kernel` built at `dataset`, run on two threads.

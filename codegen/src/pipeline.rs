@@ -258,10 +258,10 @@ impl ScopJob<'_, '_> {
             let reorder = inner_loops::reorder(scop, &tile_bodies(&ir.groups), &untiled.jammed);
             if let Some(original) = ir.original.as_mut() {
                 original.reorder = reorder;
-                if untiled.covers_work {
-                    original.jammed();
-                }
             }
+        }
+        if let Some(original) = ir.original.as_mut().filter(|_| untiled.covers_work) {
+            original.jammed();
         }
         let body = OpenMp::new(
             &ir,

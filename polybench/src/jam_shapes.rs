@@ -2,8 +2,8 @@
 //! `scripts/jam-shapes.sh`: one loop over rows whose body draws row statements and inner loops
 //! of chains (`tmp[i] = tmp[i] + A[i][j] * x[j]`), columns (`y[j] = y[j] + A[i][j] * tmp[i]`)
 //! and statements the shape rule must refuse (cross-row reads, one element shared by all rows,
-//! elements that move along the inner loop, written arrays read across rows), some inner loops
-//! triangular. Extents of 13, 29, 37 and 40 rows leave rows after the last block of eight.
+//! elements that move along the inner loop, written arrays read across rows), one inner loop in
+//! four triangular (`j < i`, `j <= i`, `j < i - 1`, `j < i + 1`). Extents of 13, 29, 37 and 40 rows leave rows after the last block of eight.
 //!
 //! Each program prints every array in C's `%a` (exact), so its output must equal the
 //! original's byte for byte: jammed rows keep each element's updates in their order.
@@ -26,11 +26,14 @@ const COLUMNS: [&str; 3] = [
     "s[j] = s[j] * 0.75 + A[j][i];",
 ];
 
-/// Statements the shape rule must refuse: each would change an element's order of updates,
-/// or read a value another row writes, if its rows ran by blocks.
-const REFUSED: [&str; 8] = [
+/// Statements the shape rule must refuse, each of which would change an element's order of
+/// updates, or read a value another row writes, if its rows ran by blocks; but for reads of
+/// earlier rows (`x[j]`), which it takes in a loop whose range stops before the row (`j < i`).
+const ODD: [&str; 10] = [
     "y[0] = y[0] + A[i][j];",
     "x[i] = x[i] + A[i][j] * x[j];",
+    "tmp[i] = tmp[i] + A[i][j] * tmp[j];",
+    "q[i] = q[i] - B[i][j] * q[j + 1];",
     "tmp[i + 1] = tmp[i] + A[i][j];",
     "y[j] = y[j] + y[j + 1] * 0.5;",
     "A[i][j] = A[i][j] + x[j];",
@@ -92,17 +95,21 @@ int main(void) {{
 }
 
 /// One item of the row loop's body: a row statement (one in three), else an inner loop of one
-/// or two statements (one in ten triangular).
+/// or two statements (one in four triangular).
 fn item(rng: &mut Rng) -> String {
     if rng.chance(35) {
         return format!("    {}", rng.pick(&ROW_STATEMENTS));
     }
-    let bound = if rng.chance(10) { "j < i" } else { "j < N - 1" };
+    let bound = if rng.chance(25) {
+        rng.pick(&["j < i", "j <= i", "j < i - 1", "j < i + 1"])
+    } else {
+        "j < N - 1"
+    };
     let statements: Vec<&str> = (0..1 + rng.below(2))
         .map(|_| match rng.below(100) {
             0..=49 => *rng.pick(&CHAINS),
             50..=84 => *rng.pick(&COLUMNS),
-            _ => *rng.pick(&REFUSED),
+            _ => *rng.pick(&ODD),
         })
         .collect();
     format!(
@@ -124,10 +131,12 @@ mod tests {
     #[test]
     fn the_seeds_draw_every_kind_of_item() {
         let all: String = (0..200).map(program).collect();
-        for text in CHAINS.iter().chain(&COLUMNS).chain(&REFUSED) {
+        for text in CHAINS.iter().chain(&COLUMNS).chain(&ODD) {
             assert!(all.contains(text), "{text}");
         }
-        assert!(all.contains("j < i;"));
+        for bound in ["j < i;", "j <= i;", "j < i - 1;", "j < i + 1;"] {
+            assert!(all.contains(bound), "{bound}");
+        }
         assert!(all.contains("i < N - 1;"));
     }
 }
