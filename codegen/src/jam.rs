@@ -101,8 +101,9 @@ pub struct Jammed {
     /// register rows (`crate::registers`) then gain nothing over it on one thread, and the
     /// original order, read once, is faster (one thread, rotated runs, medians; tiles as the
     /// cost model ran them before: bicg MEDIUM 0.094 -> 0.047 ms, LARGE 9.4 -> 2.4 ms; gesummv
-    /// 0.066 -> 0.045 and 2.36 -> 2.03 ms; mvt 0.096 -> 0.081 and 10.4 -> 8.6 ms). Deeper nests
-    /// reuse data across rows, which tiles keep in cache.
+    /// 0.066 -> 0.045 and 2.36 -> 2.03 ms; mvt 0.096 -> 0.081 and 10.4 -> 8.6 ms; trisolv,
+    /// whose range grows with the row, 0.047 -> 0.029 and 3.3 -> 2.4 ms). Deeper nests reuse
+    /// data across rows, which tiles keep in cache.
     pub covers_work: bool,
     /// The statements its jammed rows run in inner loops of a fixed range (which the cost
     /// model counts as vectorised, `inner_loops::reorder`). Not those of loops whose range grows
