@@ -2,7 +2,7 @@
 # The C target's array dumps against the original program's, exactly, for one kernel of the
 # bundled suite at each DATASET: the program polyc compiled for that dataset, run with the cost
 # model's own choice, in the original order (the untiled path, jammed rows included), and then
-# tiled (POLYC_MIN_POINTS=0) at many POLYC_TILE_SIZES settings (sizes that register blocks
+# tiled (POLYC_MIN_POINTS=0) at the default sizes and at many POLYC_TILE_SIZES settings (sizes that register blocks
 # divide and sizes they do not, sizes outside the full tiles' specialised ones), on one and two
 # threads. Both programs are built with gcc -O2
 # -ffp-contract=off, so only the order of operations could tell them apart. Prints a line per
@@ -19,7 +19,7 @@ src=$(find polybench/suite -name "$kernel.c" ! -path "*utilities*" | head -1)
 u=polybench/suite/utilities
 work=target/c-dump-check/$kernel
 mkdir -p "$work"
-sizes=(plain lines 32 1 3 5 16 64 8,32,32 16,16,16 6,16,16 2,32,16 4,64,32 3,32,5 7 300 32,128,64
+sizes=(plain lines tiles 32 1 3 5 16 64 8,32,32 16,16,16 6,16,16 2,32,16 4,64,32 3,32,5 7 300 32,128,64
   2,256,16 32,48,32 4,96,16 8,80,24 48)
 fail=0
 for ds in "${datasets[@]}"; do
@@ -32,6 +32,9 @@ for ds in "${datasets[@]}"; do
     for th in 1 2; do
       if [ "$ts" = plain ]; then
         env=(OMP_NUM_THREADS=$th)
+      elif [ "$ts" = tiles ]; then
+        # Tiled at the default sizes (a stencil's time tile of 8, a reduction's rows).
+        env=(OMP_NUM_THREADS=$th POLYC_MIN_POINTS=0)
       elif [ "$ts" = lines ]; then
         # The original order that runs where tiles do not pay (jammed rows where a loop
         # qualifies, codegen/src/jam.rs), at any size.

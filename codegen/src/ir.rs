@@ -434,6 +434,10 @@ pub struct OriginalOrder {
     /// ([`ptile::locality::recurrence_latency`]): the factor that turns its points into work
     /// when deciding whether threads pay.
     pub latency: u32,
+    /// Whether the SCoP's outermost loop repeats sweeps over its arrays
+    /// ([`ptile::locality::repeats_sweeps`]): its first tiled dimension then defaults to
+    /// [`crate::host_printer::TIME_TILE`].
+    pub sweeps: bool,
 }
 
 /// The share of a register-blocked group's points that must lie in full tiles for the tiles

@@ -535,6 +535,10 @@ fn spaces(cli: &TuneCli, reference: &Reference) -> BTreeMap<usize, ScopSearch> {
                         tuned: Tuned::Untiled,
                         local_mem: None,
                     }
+                } else if r.sizes_from == "default" && r.tile_sizes.len() == r.depth {
+                    // The sizes the program chose by itself (a stencil's time tile, a
+                    // reduction's rows), which a tuning entry of all 32s would not reproduce.
+                    Candidate::sizes(r.tile_sizes.clone())
                 } else {
                     Candidate::sizes(vec![avelas_contract::config::DEFAULT_TILE_SIZE; r.depth])
                 },

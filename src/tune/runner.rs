@@ -23,6 +23,9 @@ pub struct ScopReport {
     /// `untiled=` of its last execution (C target).
     pub untiled: Option<bool>,
     pub sizes_from: String,
+    /// `tile_sizes=` of its last execution: with `sizes_from=default`, the program's defaults
+    /// (32, but for a reduction's rows and a stencil's time, `codegen::host_printer`).
+    pub tile_sizes: Vec<i64>,
     /// Whether its executions had different keys (parameter values).
     pub several_keys: bool,
 }
@@ -42,6 +45,7 @@ pub struct Execution {
     pub cost: f64,
     pub untiled: Option<bool>,
     pub sizes_from: String,
+    pub tile_sizes: Vec<i64>,
     pub key: Option<String>,
     pub depth: usize,
     pub time_ms: f64,
@@ -220,6 +224,10 @@ fn read_profile(stderr: &str) -> Result<Profile, String> {
                 cost: kernel_ms.unwrap_or(time_ms),
                 untiled: fields.get("untiled").map(|u| *u == "1"),
                 sizes_from: fields.get("sizes_from").unwrap_or(&"").to_string(),
+                tile_sizes: fields
+                    .get("tile_sizes")
+                    .map(|v| v.split(',').filter_map(|x| x.parse().ok()).collect())
+                    .unwrap_or_default(),
                 key: key.take(),
                 depth: number("tiled_depth").unwrap_or(0.0) as usize,
                 time_ms,
@@ -258,6 +266,7 @@ fn scops_of(executions: &[Execution]) -> BTreeMap<usize, ScopReport> {
             kernel_ms: None,
             untiled: None,
             sizes_from: String::new(),
+            tile_sizes: Vec::new(),
             several_keys: false,
         });
         s.time_ms += e.time_ms;
@@ -266,6 +275,7 @@ fn scops_of(executions: &[Execution]) -> BTreeMap<usize, ScopReport> {
         }
         s.untiled = e.untiled;
         s.sizes_from = e.sizes_from.clone();
+        s.tile_sizes = e.tile_sizes.clone();
         match &e.key {
             Some(k) if s.key.is_empty() => s.key = k.clone(),
             Some(k) if s.key != *k => s.several_keys = true,
@@ -358,6 +368,10 @@ mod tests {
         let (scops, rest) = parse_stderr(err).unwrap();
         let s = &scops[&0];
         assert_eq!((s.time_ms, s.depth, s.untiled), (4.0, 1, Some(true)));
+        assert_eq!(
+            (s.sizes_from.as_str(), s.tile_sizes.as_slice()),
+            ("tuned", &[8][..])
+        );
         assert!(s.key.ends_with("params=n=4"));
         assert_eq!((s.cost(), rest.as_str()), (4.0, "A = 1.00\n"));
     }

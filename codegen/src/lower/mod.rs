@@ -102,6 +102,7 @@ impl Lowering<'_, '_> {
             registers,
             rows,
             latency: ptile::locality::recurrence_latency(self.scop),
+            sweeps: ptile::locality::repeats_sweeps(self.scop),
         })
     }
 
