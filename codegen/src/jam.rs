@@ -44,7 +44,7 @@ use rosepolly::syntax::{self, RecoveryOptions};
 
 use crate::c::{host_control, loop_header, print_k, statement_instance, COptions};
 use crate::ir::{KLoop, KNode, ScopData};
-use crate::registers::coefficients;
+use crate::registers::{coefficients, literal};
 
 /// The rows of a block: as many independent chains as [`crate::registers::ROW_BLOCK`], whose
 /// measurements hold here too.
@@ -243,10 +243,13 @@ fn constant_at_zero(e: &Expr, vars: [&str; 2]) -> Option<i64> {
     evaluate(&zeroed)
 }
 
+/// The value of `e` when it is integer literals (as [`literal`] reads them: casts only to
+/// types that hold them) combined by `+`, `-`, `*` and negation.
 fn evaluate(e: &Expr) -> Option<i64> {
+    if let Some(k) = literal(e) {
+        return Some(k);
+    }
     match e {
-        Expr::Int { value, .. } => Some(*value),
-        Expr::Cast { expr, .. } => evaluate(expr),
         Expr::Unary {
             op: rosepolly::model::expr::UnaryOp::Neg,
             operand,

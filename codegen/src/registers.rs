@@ -434,7 +434,7 @@ pub(crate) fn coefficients(e: &Expr, vars: [&str; 3]) -> Option<[i64; 3]> {
 }
 
 /// The value of an integer literal, or of one cast to a type that holds it (`(long)160`).
-fn literal(e: &Expr) -> Option<i64> {
+pub(crate) fn literal(e: &Expr) -> Option<i64> {
     match e {
         Expr::Int { value, .. } => Some(*value),
         Expr::Cast { ty, expr } if matches!(ty.as_str(), "long" | "int") => {
