@@ -117,35 +117,6 @@ const WHOLE_TILE: [&str; 6] = [
 /// bicg and mvt were here before their original order ran by jammed rows (`codegen/src/jam.rs`).
 const TILES: [&str; 4] = ["cholesky", "deriche", "floyd-warshall", "lu"];
 
-/// `kernel` built by polyc at `dataset`, checked against the original's dumps on two
-/// threads: its profile line (`POLYC_PROFILE=1`) with `env` besides, the program, and the
-/// directory that holds it (removed when dropped).
-fn checked_profile(
-    kernel: &str,
-    dataset: &str,
-    env: &[(&str, &str)],
-) -> (String, std::path::PathBuf, harness::Scratch) {
-    let work = scratch_dir(&format!("whole-tile-{kernel}"));
-    let k = polybench::kernel(kernel).expect("a bundled kernel");
-    let build = Build::new(dataset, true);
-    let reference = harness::reference_dump(&k, &build, &work).unwrap();
-    let src = work.join(format!("{kernel}.c"));
-    common::polyc_kernel(&k, &build, &["--target", "c"], &src).unwrap();
-    let exe = work.join(kernel);
-    harness::compile(&k, &src, &build, &exe).unwrap();
-    let dump = harness::run(&exe, &[("OMP_NUM_THREADS", "2")]).unwrap();
-    assert_eq!(harness::compare_dumps(&reference, &dump), None);
-    let mut all = vec![("POLYC_PROFILE", "1")];
-    all.extend_from_slice(env);
-    let profile = harness::run(&exe, &all).unwrap();
-    let line = profile
-        .lines()
-        .find(|l| l.starts_with("polyc: scop=0"))
-        .expect("a profile line")
-        .to_string();
-    (line, exe, work)
-}
-
 /// bicg and gesummv at MEDIUM (320,000 and 125,000 points): too few for threads. Their tiles
 /// ran on one thread before (bicg's order strides across the rows of `A`, gesummv's full tiles
 /// hold row blocks); now their jammed original order runs all their work, faster
@@ -153,7 +124,8 @@ fn checked_profile(
 #[test]
 fn medium_matrix_vector_kernels_run_their_jammed_rows_not_tiles() {
     for kernel in ["bicg", "gesummv"] {
-        let (line, _, _work) = checked_profile(kernel, "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
+        let (line, _, _work) =
+            common::checked_profile(kernel, "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
         assert!(line.contains("untiled=1 whole_tile=0"), "{kernel}: {line}");
     }
 }
@@ -163,7 +135,7 @@ fn medium_matrix_vector_kernels_run_their_jammed_rows_not_tiles() {
 /// its original order ran its products by jammed rows (0.066 -> 0.040 ms, one thread).
 #[test]
 fn a_small_covariance_runs_as_one_tile_and_computes_what_the_original_computes() {
-    let (line, exe, _work) = checked_profile("covariance", "SMALL", &[]);
+    let (line, exe, _work) = common::checked_profile("covariance", "SMALL", &[]);
     assert!(line.contains("untiled=0 whole_tile=1"), "{line}");
     // One tile per group: covariance's SCoP has eight.
     let tiles: usize = line
@@ -178,7 +150,7 @@ fn a_small_covariance_runs_as_one_tile_and_computes_what_the_original_computes()
     )
     .unwrap();
     assert!(profile.contains("untiled=1 whole_tile=0"), "{profile}");
-    let (mm, _, _work) = checked_profile("2mm", "SMALL", &[]);
+    let (mm, _, _work) = common::checked_profile("2mm", "SMALL", &[]);
     assert!(mm.contains("untiled=1 whole_tile=0"), "{mm}");
 }
 
@@ -189,12 +161,13 @@ fn a_small_covariance_runs_as_one_tile_and_computes_what_the_original_computes()
 /// the original computes.
 #[test]
 fn register_blocks_pay_on_one_thread_only_where_most_points_lie_in_full_tiles() {
-    let (gemm, _, _work) = checked_profile("gemm", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
+    let (gemm, _, _work) = common::checked_profile("gemm", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
     assert!(gemm.contains("untiled=0 whole_tile=0"), "{gemm}");
-    let (doitgen, _, _work) = checked_profile("doitgen", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
+    let (doitgen, _, _work) =
+        common::checked_profile("doitgen", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
     assert!(doitgen.contains("untiled=0 whole_tile=1"), "{doitgen}");
     // At sizes that divide its extents (10 and 20), every tile is full: its tiles run.
-    let (divided, _, _work) = checked_profile(
+    let (divided, _, _work) = common::checked_profile(
         "doitgen",
         "MEDIUM",
         &[
@@ -214,7 +187,8 @@ fn register_blocks_pay_on_one_thread_only_where_most_points_lie_in_full_tiles() 
 #[test]
 fn trisolv_runs_its_jammed_rows() {
     for dataset in ["MEDIUM", "SMALL"] {
-        let (line, _, _work) = checked_profile("trisolv", dataset, &[("OMP_NUM_THREADS", "2")]);
+        let (line, _, _work) =
+            common::checked_profile("trisolv", dataset, &[("OMP_NUM_THREADS", "2")]);
         assert!(line.contains("untiled=1 whole_tile=0"), "{dataset}: {line}");
     }
 }
@@ -256,7 +230,8 @@ fn a_recurrence_weighs_its_points_when_threads_are_weighed() {
 /// loop writes, which the original's inner loop cannot (`ptile::locality::Inner::Written`).
 #[test]
 fn threads_start_only_where_each_start_holds_enough_points() {
-    let (line, _, _work) = checked_profile("floyd-warshall", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
+    let (line, _, _work) =
+        common::checked_profile("floyd-warshall", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
     assert!(line.contains("untiled=0 whole_tile=0 threads=1"), "{line}");
     let syncs: u64 = line
         .split_once(" syncs=")
@@ -273,12 +248,14 @@ fn threads_start_only_where_each_start_holds_enough_points() {
 /// Intel Xeon VM). At SMALL (768,000), its lines. Both compute what the original computes.
 #[test]
 fn row_blocks_in_part_of_the_work_pay_where_the_lines_walk_columns() {
-    let (medium, _, _work) = checked_profile("gramschmidt", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
+    let (medium, _, _work) =
+        common::checked_profile("gramschmidt", "MEDIUM", &[("OMP_NUM_THREADS", "2")]);
     assert!(
         medium.contains("untiled=0 whole_tile=0 threads=1"),
         "{medium}"
     );
-    let (small, _, _work) = checked_profile("gramschmidt", "SMALL", &[("OMP_NUM_THREADS", "2")]);
+    let (small, _, _work) =
+        common::checked_profile("gramschmidt", "SMALL", &[("OMP_NUM_THREADS", "2")]);
     assert!(small.contains("untiled=1"), "{small}");
 }
 
@@ -299,7 +276,8 @@ fn a_busy_core_takes_a_thread_away() {
         .spawn()
         .expect("a busy loop");
     let threads = cores.to_string();
-    let (line, _, _work) = checked_profile("seidel-2d", "MEDIUM", &[("OMP_NUM_THREADS", &threads)]);
+    let (line, _, _work) =
+        common::checked_profile("seidel-2d", "MEDIUM", &[("OMP_NUM_THREADS", &threads)]);
     let _ = busy.kill();
     let _ = busy.wait();
     assert!(line.contains("untiled=0 whole_tile=0"), "{line}");

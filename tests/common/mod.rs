@@ -280,3 +280,32 @@ pub fn run_stdout_within(exe: &Path, env: &[(&str, &str)], seconds: u32) -> Resu
         ))
     }
 }
+
+/// `kernel` built by polyc at `dataset`, checked against the original's dumps on two
+/// threads: its profile line (`POLYC_PROFILE=1`) with `env` besides, the program, and the
+/// directory that holds it (removed when dropped).
+pub fn checked_profile(
+    kernel: &str,
+    dataset: &str,
+    env: &[(&str, &str)],
+) -> (String, std::path::PathBuf, harness::Scratch) {
+    let work = harness::scratch_dir(&format!("checked-{kernel}"));
+    let k = polybench::kernel(kernel).expect("a bundled kernel");
+    let build = Build::new(dataset, true);
+    let reference = harness::reference_dump(&k, &build, &work).unwrap();
+    let src = work.join(format!("{kernel}.c"));
+    polyc_kernel(&k, &build, &["--target", "c"], &src).unwrap();
+    let exe = work.join(kernel);
+    harness::compile(&k, &src, &build, &exe).unwrap();
+    let dump = harness::run(&exe, &[("OMP_NUM_THREADS", "2")]).unwrap();
+    assert_eq!(harness::compare_dumps(&reference, &dump), None);
+    let mut all = vec![("POLYC_PROFILE", "1")];
+    all.extend_from_slice(env);
+    let profile = harness::run(&exe, &all).unwrap();
+    let line = profile
+        .lines()
+        .find(|l| l.starts_with("polyc: scop=0"))
+        .expect("a profile line")
+        .to_string();
+    (line, exe, work)
+}
