@@ -13,6 +13,7 @@ use crate::exits;
 use crate::fallback;
 use crate::footprint;
 use crate::gpu_host::CUDA_CHECK;
+use crate::host_printer::HostBlock;
 use crate::jam;
 use crate::names::{self, Namespace};
 use crate::outline;
@@ -242,6 +243,7 @@ impl<'a> FileJob<'a> {
                 .as_ref()
                 .map(|j| j.statements.clone())
                 .unwrap_or_default(),
+            tiled_call: outlined.as_ref().map(|o| o.tiled_call.as_str()),
         };
         let job = ScopJob {
             ctx,
@@ -251,7 +253,7 @@ impl<'a> FileJob<'a> {
             program: &self.program,
             opts: self.opts,
         };
-        let Some(code) = self.code(&job, &untiled, out) else {
+        let Some((code, rest)) = self.code(&job, &untiled, out) else {
             return;
         };
         out.warnings
@@ -273,11 +275,16 @@ impl<'a> FileJob<'a> {
             format!("  {{\n{defs}{code}  }}\n")
         };
         if let Some(o) = outlined.filter(|o| code.contains(&o.name)) {
+            // The lines' function, which the tiled path's calls too, then that path's.
+            let definitions = match &rest {
+                Some(rest) => format!("{}{}", o.definition, o.tiled(rest)),
+                None => o.definition.clone(),
+            };
             // An empty range before the enclosing function's head: an insertion.
             out.regions.push(Region {
                 first_line: o.before_line,
                 last_line: o.before_line - 1,
-                code: self.namespace.apply(&o.definition),
+                code: self.namespace.apply(&definitions),
             });
         }
         out.regions.push(Region {
@@ -327,14 +334,21 @@ impl<'a> FileJob<'a> {
 
     /// The code of `job`'s SCoP for the target (kernels go to `out`), or `None` where it keeps
     /// its original code (and nothing code generation recorded applies).
-    fn code(&self, job: &ScopJob, untiled: &Untiled, out: &mut Gathered) -> Option<String> {
+    /// With it, the body of the tiled path's function where the code calls one
+    /// ([`Untiled::tiled_call`]).
+    fn code(
+        &self,
+        job: &ScopJob,
+        untiled: &Untiled,
+        out: &mut Gathered,
+    ) -> Option<(String, Option<String>)> {
         let scop = job.scop;
         let mark = self.ctx.fallback_mark();
         match generate(job, self.gpu, untiled) {
-            Ok(ScopCode::Host(code)) => Some(code),
+            Ok(ScopCode::Host(HostBlock { code, rest })) => Some((code, rest)),
             Ok(ScopCode::Gpu { host, device }) => {
                 out.kernels.push_str(&device);
-                Some(host)
+                Some((host, None))
             }
             Ok(ScopCode::HostFallback(code, why)) => {
                 let (message, note) = match why {
@@ -351,7 +365,7 @@ impl<'a> FileJob<'a> {
                 out.warnings
                     .push(Diagnostic::new(scop.region.start.clone(), message).with_note(note));
                 out.host_fallback = true;
-                Some(code)
+                Some((code, None))
             }
             Err(why) => {
                 self.ctx.forget_fallbacks(mark..self.ctx.fallback_mark());
@@ -403,10 +417,15 @@ impl<'a> FileJob<'a> {
     }
 }
 
+/// A block of host code with no function of its own.
+fn untiled_block(code: String) -> HostBlock {
+    HostBlock { code, rest: None }
+}
+
 /// What one SCoP's code generation gives.
 enum ScopCode {
-    /// Host code (C+OpenMP, or the C target's).
-    Host(String),
+    /// Host code (C+OpenMP, or the C target's), and the tiled path's function's body.
+    Host(HostBlock),
     /// Host code launching kernels, and the kernels (or their source) for the top of the file.
     Gpu { host: String, device: String },
     /// On a GPU target, tiled host code: the schedule leaves the GPU nothing parallel.
@@ -443,15 +462,16 @@ fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &Untiled) -> Result<Sc
     // On the host instead, what the GPU lowering recorded does not apply.
     let on_host = |why_host: HostWhy| -> Result<ScopCode, String> {
         ctx.forget_fallbacks(mark..ctx.fallback_mark());
+        // A GPU target's untiled path is the user's lines in place (no function).
         Ok(ScopCode::HostFallback(
-            job.tiled_c(untiled).map_err(why)?,
+            job.tiled_c(untiled).map_err(why)?.code,
             why_host,
         ))
     };
     let code = match gpu {
         // Loops with no statement in them: nothing to tile or offload; the iterators' final
         // values are all the SCoP computes.
-        _ if job.scop.statements.is_empty() => ScopCode::Host(job.c().map_err(why)?),
+        _ if job.scop.statements.is_empty() => ScopCode::Host(untiled_block(job.c().map_err(why)?)),
         Some(dialect) => match job.gpu(dialect).map_err(why)? {
             Some((_, device))
                 if dialect == Dialect::OpenCl && device.len() > MAX_OPENCL_KERNELS =>
@@ -462,10 +482,13 @@ fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &Untiled) -> Result<Sc
             None => on_host(HostWhy::NoParallelism)?,
         },
         None if job.opts.tile => ScopCode::Host(job.tiled_c(untiled).map_err(why)?),
-        None => ScopCode::Host(job.c().map_err(why)?),
+        None => ScopCode::Host(untiled_block(job.c().map_err(why)?)),
     };
     let size = match &code {
-        ScopCode::Host(c) | ScopCode::HostFallback(c, _) => c.len(),
+        ScopCode::Host(HostBlock { code, rest }) => {
+            code.len() + rest.as_ref().map_or(0, String::len)
+        }
+        ScopCode::HostFallback(c, _) => c.len(),
         ScopCode::Gpu { host, device } => host.len() + device.len(),
     };
     if size > MAX_SCOP_CODE {

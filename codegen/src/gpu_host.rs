@@ -75,7 +75,7 @@ impl<'a> GpuHost<'a> {
 
     /// The C block that replaces the SCoP.
     pub fn print(&self, program: &str) -> String {
-        host_printer::print(self, self.ir, program)
+        host_printer::print(self, self.ir, program).code
     }
 
     /// Allocation and copy-in of one array or written scalar, and its copy-out and release.

@@ -61,6 +61,21 @@ pub trait HostDialect {
     fn first(&self) -> Option<(String, String)> {
         None
     }
+    /// Where the path past [`HostDialect::first`]'s test runs from a function of its own (the
+    /// C target, [`crate::outline`]): the statement that calls it, in its place.
+    fn rest_call(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// The C block that replaces a SCoP, and what goes in a function of its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostBlock {
+    /// The block.
+    pub code: String,
+    /// The body of the function that runs the path past [`HostDialect::first`]'s test, where
+    /// the dialect moves it there ([`HostDialect::rest_call`]; the block calls it).
+    pub rest: Option<String>,
 }
 
 /// Stands for the SCoP's fingerprint in its tuning key until the block is printed.
@@ -68,7 +83,7 @@ const FINGERPRINT: &str = "@polyc-fingerprint@";
 
 /// The C block that replaces a lowered SCoP of the source file `program`, for the target `d`
 /// describes.
-pub fn print(d: &impl HostDialect, ir: &ScopIr, program: &str) -> String {
+pub fn print(d: &impl HostDialect, ir: &ScopIr, program: &str) -> HostBlock {
     let config = d.config();
     let mut out = d.open();
     let key = tuning::key(program, ir.id, FINGERPRINT, d.target(), "", "");
@@ -101,12 +116,32 @@ pub fn print(d: &impl HostDialect, ir: &ScopIr, program: &str) -> String {
     if let Some((head, tail)) = d.trials() {
         out = format!("{head}{}{tail}", indent(&out, 2));
     }
-    if let Some((head, tail)) = d.first() {
-        out = format!("{head}{}{tail}", indent(&out, 2));
+    let Some((head, tail)) = d.first() else {
+        return HostBlock {
+            code: with_fingerprint(&out, &out),
+            rest: None,
+        };
+    };
+    let whole = format!("{head}{}{tail}", indent(&out, 2));
+    match d.rest_call() {
+        // The key is the one the block would have with the path in place: moving it to a
+        // function changes nothing a tuning entry depends on.
+        Some(call) => HostBlock {
+            code: format!("{head}{call}{tail}"),
+            rest: Some(with_fingerprint(&out, &whole)),
+        },
+        None => HostBlock {
+            code: with_fingerprint(&whole, &whole),
+            rest: None,
+        },
     }
-    // The fingerprint covers the block as printed: another schedule, tiling or target, or
-    // another polyc that prints differently, makes another key.
-    out.replace(FINGERPRINT, &tuning::fingerprint(&out))
+}
+
+/// `text` with the tuning key's fingerprint of `block`. The fingerprint covers the block as
+/// printed: another schedule, tiling or target, or another polyc that prints differently, makes
+/// another key.
+fn with_fingerprint(text: &str, block: &str) -> String {
+    text.replace(FINGERPRINT, &tuning::fingerprint(block))
 }
 
 /// Start of a SCoP's block: clock, counters, the tuning file's entry (`key`: its first fields),

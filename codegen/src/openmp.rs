@@ -33,6 +33,9 @@ pub struct OpenMp<'a> {
     /// Run when tiles do not pay: the user's own lines of the SCoP (`fallback::user_lines`), or
     /// a call of the function that holds them (`crate::outline`).
     untiled: &'a str,
+    /// The call of the function that runs the tiled path, past the test of `first`, where it
+    /// runs from one ([`crate::outline::Outlined::tiled_call`]).
+    rest_call: Option<&'a str>,
 }
 
 impl<'a> OpenMp<'a> {
@@ -41,6 +44,7 @@ impl<'a> OpenMp<'a> {
         openmp: bool,
         fixed_sizes: Option<&'a [i64]>,
         untiled: &'a str,
+        rest_call: Option<&'a str>,
     ) -> Self {
         OpenMp {
             ir,
@@ -49,6 +53,7 @@ impl<'a> OpenMp<'a> {
             data: ir.data.flat_expanded(),
             labels: Labels::default(),
             untiled,
+            rest_call,
         }
     }
 
@@ -60,8 +65,9 @@ impl<'a> OpenMp<'a> {
             .any(|p| matches!(p.update.elem.as_str(), "float" | "double"))
     }
 
-    /// The C block that replaces the SCoP of the source file `program`.
-    pub fn print(&self, program: &str) -> String {
+    /// The C block that replaces the SCoP of the source file `program`, and the body of the
+    /// tiled path's function where it has one.
+    pub fn print(&self, program: &str) -> host_printer::HostBlock {
         host_printer::print(self, self.ir, program)
     }
 }
@@ -150,6 +156,10 @@ impl HostDialect for OpenMp<'_> {
         head.push_str(self.untiled);
         let _ = writeln!(head, "  }} else {{");
         Some((head, "  }\n".into()))
+    }
+
+    fn rest_call(&self) -> Option<&str> {
+        self.rest_call
     }
 
     fn profile(&self) -> Vec<(&'static str, String)> {

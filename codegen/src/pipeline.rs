@@ -17,6 +17,7 @@ use crate::footprint;
 use crate::gpu_api::{batch_source, mix_source};
 use crate::gpu_host::{c_string, GpuHost};
 use crate::host::indent;
+use crate::host_printer::HostBlock;
 use crate::inner_loops;
 use crate::ir::{ScopData, ScopIr};
 use crate::lower::{tile_bodies, Device, Lowering};
@@ -43,6 +44,9 @@ pub struct Untiled<'a> {
     pub covers_work: bool,
     /// The statements jammed rows run in inner loops ([`crate::jam::Jammed::statements`]).
     pub jammed: BTreeSet<usize>,
+    /// The call of the function that runs the tiled path, where it runs from one
+    /// ([`crate::outline::Outlined::tiled_call`]).
+    pub tiled_call: Option<&'a str>,
 }
 
 impl ScopJob<'_, '_> {
@@ -250,8 +254,9 @@ impl ScopJob<'_, '_> {
 
     /// The tiled C code replacing one SCoP (`--target c` without `--no-tile`); it runs
     /// `untiled` where tiles do not pay: the SCoP's own lines, or a call of their function
-    /// ([`crate::outline`]).
-    pub fn tiled_c(&self, untiled: &Untiled) -> Result<String, AstFailure> {
+    /// ([`crate::outline`]). Where `untiled` has a call for the tiled path, the block calls it
+    /// and the path is the result's `rest`.
+    pub fn tiled_c(&self, untiled: &Untiled) -> Result<HostBlock, AstFailure> {
         let (scop, opts) = (self.scop, self.opts);
         let mut ir = self.lowered(Device::Cpu, false)?;
         if !untiled.jammed.is_empty() {
@@ -268,13 +273,17 @@ impl ScopJob<'_, '_> {
             opts.openmp,
             opts.fixed_tile_sizes.as_deref(),
             untiled.code,
+            untiled.tiled_call,
         )
         .print(self.program);
         let how = match &opts.fixed_tile_sizes {
             None => "scheduled with Pluto, tiled with run-time tile sizes",
             Some(_) => "scheduled with Pluto, tiled with tile sizes fixed at compile time",
         };
-        Ok(scop_block(scop, how, &body))
+        Ok(HostBlock {
+            code: scop_block(scop, how, &body.code),
+            rest: body.rest,
+        })
     }
 }
 
