@@ -1,5 +1,6 @@
 //! Where tiles do not pay, the C target calls the SCoP's own lines in a function of their own
-//! (`codegen/src/outline.rs`), except where the lines could mean something else there. That
+//! (`codegen/src/outline.rs`), except where the lines could mean something else there; its
+//! tiled path then goes in a function of its own too. That
 //! the programs still compute what the originals compute is `tests/semantics.rs`'s and
 //! `tests/tiled_c.rs`'s job; this test checks which SCoPs move, so that a change that quietly
 //! stops outlining (and brings back the slower untiled code) fails.
@@ -10,9 +11,14 @@ use polybench::harness::{scratch_dir, Build};
 
 /// The functions `polyc_scop<N>_lines` that `text` defines.
 fn outlined(text: &str) -> Vec<usize> {
+    defined(text, "_lines(")
+}
+
+/// The SCoPs `N` whose function `polyc_scop<N><suffix>` `text` defines.
+fn defined(text: &str, suffix: &str) -> Vec<usize> {
     text.lines()
         .filter_map(|l| l.strip_prefix("void polyc_scop"))
-        .filter_map(|rest| rest.split_once("_lines(")?.0.parse().ok())
+        .filter_map(|rest| rest.split_once(suffix)?.0.parse().ok())
         .collect()
 }
 
@@ -28,13 +34,23 @@ fn the_lines_move_where_they_mean_the_same() {
     // SCoP 3's local array goes by pointer; 4 has a local enum, 5 a head after a comment's
     // end, 6 a `register` iterator.
     assert_eq!(outlined(&text), [0, 1, 2, 3], "{text}");
-    // Each definition is called twice (before any set-up where nothing but the cost model
-    // decides, and after the decision otherwise), and lies before the function that calls it.
+    // The tiled paths of the same SCoPs go in functions of their own.
+    assert_eq!(defined(&text, "_tiled("), [0, 1, 2, 3], "{text}");
+    // Each lines' function is called twice: by the tiled path's function after the run-time
+    // decision, and where nothing but the cost model decides, before any set-up, by the
+    // user's function, which calls the tiled path's function otherwise. Each definition lies
+    // before its calls.
     for id in [0, 1, 2, 3] {
-        let name = format!("polyc_scop{id}_lines(");
-        let at: Vec<usize> = text.match_indices(&name).map(|(i, _)| i).collect();
-        assert_eq!(at.len(), 3, "{name}");
-        assert!(at[0] < at[1] && at[1] < at[2]);
+        let at = |name: &str| -> Vec<usize> { text.match_indices(name).map(|(i, _)| i).collect() };
+        let lines = at(&format!("polyc_scop{id}_lines("));
+        let tiled = at(&format!("polyc_scop{id}_tiled("));
+        assert_eq!((lines.len(), tiled.len()), (3, 2), "SCoP {id}");
+        // Definitions, the tiled path's call of the lines, the user's function's two calls.
+        let order = [lines[0], tiled[0], lines[1], lines[2], tiled[1]];
+        assert!(
+            order.windows(2).all(|w| w[0] < w[1]),
+            "SCoP {id}: {order:?}"
+        );
     }
 }
 
@@ -47,7 +63,7 @@ fn every_suite_kernel_moves_its_lines() {
         let out = work.join(format!("{}.c", k.name));
         common::polyc_kernel(&k, &build, &["--target", "c"], &out).unwrap();
         let text = std::fs::read_to_string(&out).unwrap();
-        if outlined(&text).is_empty() {
+        if outlined(&text).is_empty() || defined(&text, "_tiled(").is_empty() {
             kept.push(k.name.clone());
         }
     }

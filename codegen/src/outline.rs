@@ -78,7 +78,7 @@ impl Outlined {
     /// function, which `rest` calls where tiles do not pay after all.
     pub fn tiled(&self, rest: &str) -> String {
         let head = format!(
-            "/* polyc: SCoP {}'s tiled path, in a function of its own: the function that holds the SCoP keeps its test and two calls, and runs its lines where tiles do not pay as fast as the original (codegen/src/outline.rs) */\n\
+            "/* polyc: the tiled path of SCoP {}, in a function of its own: the function that holds the SCoP keeps its test and two calls, and runs its lines where tiles do not pay as fast as the original (codegen/src/outline.rs) */\n\
              static __attribute__((noinline))\n\
              #if defined(__GNUC__) && !defined(__clang__)\n\
              __attribute__((optimize(\"align-loops=64\")))\n\
