@@ -274,7 +274,8 @@ impl<'a> FileJob<'a> {
         } else {
             format!("  {{\n{defs}{code}  }}\n")
         };
-        if let Some(o) = outlined.filter(|o| code.contains(&o.name)) {
+        // Where the tiled path has a function, the block calls it (and its test calls the lines).
+        if let Some(o) = outlined.filter(|o| rest.is_some() || code.contains(&o.name)) {
             // The lines' function, which the tiled path's calls too, then that path's.
             let definitions = match &rest {
                 Some(rest) => format!("{}{}", o.definition, o.tiled(rest)),
