@@ -1,6 +1,6 @@
-//! The untiled path, and the tiled one, in functions of their own: where tiles do not pay, the C target runs the
-//! SCoP in its original order (the user's own lines, or jammed rows where a loop qualifies,
-//! [`crate::jam`]), and runs it from a function that holds nothing else.
+//! The untiled path, and the tiled one, in functions of their own: where tiles do not pay, the
+//! C target runs the SCoP in its original order (the user's own lines, or jammed rows where a
+//! loop qualifies, [`crate::jam`]), and runs it from a function that holds nothing else.
 //!
 //! Inside the kernel's function, beside polyc's run-time decision (calls to the tuning and cost
 //! functions, the trials' loop, the profile's clock), gcc allocates registers for the user's
@@ -77,15 +77,11 @@ impl Outlined {
     /// the trials, the tiles), which [`Outlined::tiled_call`] calls. It goes after the lines'
     /// function, which `rest` calls where tiles do not pay after all.
     pub fn tiled(&self, rest: &str) -> String {
-        let head = format!(
-            "/* polyc: the tiled path of SCoP {}, in a function of its own: the function that holds the SCoP keeps its test and two calls, and runs its lines where tiles do not pay as fast as the original (codegen/src/outline.rs) */\n\
-             static __attribute__((noinline))\n\
-             #if defined(__GNUC__) && !defined(__clang__)\n\
-             __attribute__((optimize(\"align-loops=64\")))\n\
-             #endif\n",
+        let comment = format!(
+            "/* polyc: the tiled path of SCoP {}, in a function of its own: the function that holds the SCoP keeps its test and two calls, and runs its lines where tiles do not pay as fast as the original (codegen/src/outline.rs) */",
             self.scop
         );
-        definition(&head, &tiled_name(self.scop), &self.tiled_params, rest)
+        definition(&comment, &tiled_name(self.scop), &self.tiled_params, rest)
     }
 }
 
@@ -190,7 +186,7 @@ pub fn outline(
     let name = format!("polyc_scop{}_lines", scop.id);
     let tiled_params = tiled_params(scop, &params);
     Some(Outlined {
-        definition: definition(LINES_HEAD, &name, &params, user_lines),
+        definition: definition(LINES_COMMENT, &name, &params, user_lines),
         call: call(&name, &params),
         tiled_call: call(&tiled_name(scop.id), &tiled_params),
         before_line,
@@ -313,23 +309,23 @@ fn is_type_word(w: &str) -> bool {
     matches!(w, "long" | "int" | "unsigned" | "signed" | "short" | "char")
 }
 
-/// The comment and attributes of the lines' function. Loops at 64-byte boundaries: gemm
-/// MEDIUM's inner loop (24 bytes) ran 5.3 ms where it straddled one, 3.8 ms where it did not,
-/// the original's luck of the draw (gcc 12, EPYC). gcc alone knows the `optimize` attribute;
-/// clang would warn of it.
-const LINES_HEAD: &str =
-    "/* polyc: the SCoP in its original order (its own lines, or by jammed rows: \
-codegen/src/jam.rs), run where tiles do not pay; in a function of its own, gcc compiles it as in \
-the original (codegen/src/outline.rs) */
-static __attribute__((noinline))
+/// The comment of the lines' function.
+const LINES_COMMENT: &str = "/* polyc: the SCoP in its original order (its own lines, or by \
+jammed rows: codegen/src/jam.rs), run where tiles do not pay; in a function of its own, gcc \
+compiles it as in the original (codegen/src/outline.rs) */";
+
+/// Both functions' attributes. Loops at 64-byte boundaries: gemm MEDIUM's inner loop (24
+/// bytes) ran 5.3 ms where it straddled one, 3.8 ms where it did not, the original's luck of the
+/// draw (gcc 12, EPYC). gcc alone knows the `optimize` attribute; clang would warn of it.
+const ATTRIBUTES: &str = "static __attribute__((noinline))
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize(\"align-loops=64\")))
 #endif
 ";
 
-/// A function `name` with `head` (its comment and attributes) before its type, `params`, and
-/// `body` between the copies in and out of the written scalars.
-fn definition(head: &str, name: &str, params: &[Param], body: &str) -> String {
+/// A function `name` after `comment`, with `params`, and `body` between the copies in and out
+/// of the written scalars.
+fn definition(comment: &str, name: &str, params: &[Param], body: &str) -> String {
     let decls: Vec<String> = params
         .iter()
         .enumerate()
@@ -340,7 +336,7 @@ fn definition(head: &str, name: &str, params: &[Param], body: &str) -> String {
             Param::Generated { ty, name } => format!("{ty} {name}"),
         })
         .collect();
-    let mut out = String::from(head);
+    let mut out = format!("{comment}\n{ATTRIBUTES}");
     let _ = writeln!(
         out,
         "void {name}({}) {{",
