@@ -253,7 +253,7 @@ impl<'a> FileJob<'a> {
             program: &self.program,
             opts: self.opts,
         };
-        let Some((code, rest)) = self.code(&job, &untiled, out) else {
+        let Some(HostBlock { code, rest }) = self.code(&job, &untiled, out) else {
             return;
         };
         out.warnings
@@ -337,19 +337,14 @@ impl<'a> FileJob<'a> {
     /// its original code (and nothing code generation recorded applies).
     /// With it, the body of the tiled path's function where the code calls one
     /// ([`Untiled::tiled_call`]).
-    fn code(
-        &self,
-        job: &ScopJob,
-        untiled: &Untiled,
-        out: &mut Gathered,
-    ) -> Option<(String, Option<String>)> {
+    fn code(&self, job: &ScopJob, untiled: &Untiled, out: &mut Gathered) -> Option<HostBlock> {
         let scop = job.scop;
         let mark = self.ctx.fallback_mark();
         match generate(job, self.gpu, untiled) {
-            Ok(ScopCode::Host(HostBlock { code, rest })) => Some((code, rest)),
+            Ok(ScopCode::Host(block)) => Some(block),
             Ok(ScopCode::Gpu { host, device }) => {
                 out.kernels.push_str(&device);
-                Some((host, None))
+                Some(HostBlock::inline(host))
             }
             Ok(ScopCode::HostFallback(code, why)) => {
                 let (message, note) = match why {
@@ -366,7 +361,7 @@ impl<'a> FileJob<'a> {
                 out.warnings
                     .push(Diagnostic::new(scop.region.start.clone(), message).with_note(note));
                 out.host_fallback = true;
-                Some((code, None))
+                Some(HostBlock::inline(code))
             }
             Err(why) => {
                 self.ctx.forget_fallbacks(mark..self.ctx.fallback_mark());
@@ -418,11 +413,6 @@ impl<'a> FileJob<'a> {
     }
 }
 
-/// A block of host code with no function of its own.
-fn untiled_block(code: String) -> HostBlock {
-    HostBlock { code, rest: None }
-}
-
 /// What one SCoP's code generation gives.
 enum ScopCode {
     /// Host code (C+OpenMP, or the C target's), and the tiled path's function's body.
@@ -472,7 +462,9 @@ fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &Untiled) -> Result<Sc
     let code = match gpu {
         // Loops with no statement in them: nothing to tile or offload; the iterators' final
         // values are all the SCoP computes.
-        _ if job.scop.statements.is_empty() => ScopCode::Host(untiled_block(job.c().map_err(why)?)),
+        _ if job.scop.statements.is_empty() => {
+            ScopCode::Host(HostBlock::inline(job.c().map_err(why)?))
+        }
         Some(dialect) => match job.gpu(dialect).map_err(why)? {
             Some((_, device))
                 if dialect == Dialect::OpenCl && device.len() > MAX_OPENCL_KERNELS =>
@@ -483,7 +475,7 @@ fn generate(job: &ScopJob, gpu: Option<Dialect>, untiled: &Untiled) -> Result<Sc
             None => on_host(HostWhy::NoParallelism)?,
         },
         None if job.opts.tile => ScopCode::Host(job.tiled_c(untiled).map_err(why)?),
-        None => ScopCode::Host(untiled_block(job.c().map_err(why)?)),
+        None => ScopCode::Host(HostBlock::inline(job.c().map_err(why)?)),
     };
     let size = match &code {
         ScopCode::Host(HostBlock { code, rest }) => {

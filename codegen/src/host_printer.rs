@@ -78,6 +78,13 @@ pub struct HostBlock {
     pub rest: Option<String>,
 }
 
+impl HostBlock {
+    /// A block that has no function of its own.
+    pub fn inline(code: String) -> Self {
+        HostBlock { code, rest: None }
+    }
+}
+
 /// Stands for the SCoP's fingerprint in its tuning key until the block is printed.
 const FINGERPRINT: &str = "@polyc-fingerprint@";
 
@@ -117,10 +124,7 @@ pub fn print(d: &impl HostDialect, ir: &ScopIr, program: &str) -> HostBlock {
         out = format!("{head}{}{tail}", indent(&out, 2));
     }
     let Some((head, tail)) = d.first() else {
-        return HostBlock {
-            code: with_fingerprint(&out, &out),
-            rest: None,
-        };
+        return HostBlock::inline(with_fingerprint(&out, &out));
     };
     let whole = format!("{head}{}{tail}", indent(&out, 2));
     match d.rest_call() {
@@ -130,10 +134,7 @@ pub fn print(d: &impl HostDialect, ir: &ScopIr, program: &str) -> HostBlock {
             code: format!("{head}{call}{tail}"),
             rest: Some(with_fingerprint(&out, &whole)),
         },
-        None => HostBlock {
-            code: with_fingerprint(&whole, &whole),
-            rest: None,
-        },
+        None => HostBlock::inline(with_fingerprint(&whole, &whole)),
     }
 }
 
