@@ -4,9 +4,10 @@
 # (POLYC_MIN_POINTS past any size: jammed rows where a loop qualifies), with the cost model's
 # choice on two threads, and tiled at sizes 3,5. Prints a line per failure and a summary with
 # how many programs had jammed rows; exit status 1 if any failed. tests/jammed_rows.rs runs the
-# first 40 seeds in CI.
+# first 40 seeds in CI. With --folds, the programs of folded shape (polybench::fold_shapes:
+# integer max/min/bitwise folds, nussinov's kind of nest).
 #
-#   scripts/jam-shapes.sh FIRST LAST
+#   scripts/jam-shapes.sh FIRST LAST [--folds]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -19,7 +20,7 @@ mkdir -p "$work"
 cd "$work"
 jammed=0 fail=0 n=0
 for seed in $(seq "$1" "$2"); do
-  "$gen" "$seed" > "p$seed.c"
+  "$gen" "$seed" ${3:-} > "p$seed.c"
   gcc -O2 -ffp-contract=off "p$seed.c" -o orig && ./orig > orig.out
   # --no-reductions: the tiled run would sum a reduction by rows (`y[0] += ...`), which rounds
   # otherwise in the last bits (docs/decisions.md); jammed rows are exact either way.

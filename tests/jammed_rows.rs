@@ -3,8 +3,9 @@
 //! kernels get them, that the matrix-vector kernels then run their original order (their
 //! jammed rows run all the work), and that at MEDIUM, where the rows leave a remainder after
 //! the last block (atax's 390 rows, bicg's 410), the arrays come out as the original's,
-//! exactly, and that random loops of jammed-rows shape, legal and not (`polybench::jam_shapes`),
-//! print what gcc's build prints. `tests/tiled_c.rs` checks every kernel's original order at MINI
+//! exactly, and that random loops of jammed-rows shape, legal and not (`polybench::jam_shapes`,
+//! and `polybench::fold_shapes` for folded rows, whose updates change order), print what gcc's
+//! build prints. `tests/tiled_c.rs` checks every kernel's original order at MINI
 //! and SMALL.
 
 mod common;
@@ -25,6 +26,7 @@ const JAMMED: &[&str] = &[
     "correlation",
     "trisolv",
     "cholesky",
+    "nussinov",
 ];
 
 fn generated(name: &str, work: &std::path::Path) -> String {
@@ -102,11 +104,24 @@ const JAM_RUNS: &[&[(&str, &str)]] = &[
 
 #[test]
 fn random_programs_of_jammed_row_shape_compute_what_gcc_computes() {
-    let work = scratch_dir("jam-shapes");
+    random_programs("jam-shapes", polybench::jam_shapes::program);
+}
+
+/// Folded rows reorder an element's updates (integer `max`, `min`, `|`, `^`): the values must
+/// still be the original's, exactly.
+#[test]
+fn random_programs_of_folded_row_shape_compute_what_gcc_computes() {
+    random_programs("fold-shapes", polybench::fold_shapes::program);
+}
+
+/// Runs the programs of the first [`jam_cases`] seeds of `program` in the [`JAM_RUNS`]
+/// settings against gcc's build of each; some of them must have jammed rows.
+fn random_programs(name: &str, program: fn(u64) -> String) {
+    let work = scratch_dir(name);
     let seeds: Vec<u64> = (1..=jam_cases()).collect();
     let outcomes = par_map(&seeds, |&seed| {
         let src = work.join(format!("p{seed}.c"));
-        let text = polybench::jam_shapes::program(seed);
+        let text = program(seed);
         std::fs::write(&src, &text).unwrap();
         let reference = work.join(format!("p{seed}-ref"));
         common::gcc(&src, &reference, &[]);

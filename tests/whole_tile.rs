@@ -15,7 +15,7 @@ use polybench::harness::{self, scratch_dir, Build};
 /// The `reorder` argument of each SCoP's `polyc_tiles_pay` call in `text` before the tile
 /// sizes are known (0: the original's order is as good; 1: the tiles' is better, one tile; 2:
 /// better but striding across rows, tiles on one thread; plus 4 where full tiles hold register
-/// blocks).
+/// blocks, 8 more where those are rows; plus 16 where jammed rows run the work as vectors).
 fn reorder_flags(text: &str) -> Vec<u8> {
     let declared: Vec<&str> = text
         .lines()
@@ -44,7 +44,7 @@ fn the_suite_kernels_whose_original_inner_loops_accumulate_run_the_tiles_order()
     let work = scratch_dir("whole-tile-suite");
     let build = Build::new("MINI", true);
     let (mut whole, mut tiles) = (Vec::new(), Vec::new());
-    let (mut registers, mut rows) = (Vec::new(), Vec::new());
+    let (mut registers, mut rows, mut vectors) = (Vec::new(), Vec::new(), Vec::new());
     for k in polybench::kernels() {
         let out = work.join(format!("{}.c", k.name));
         common::polyc_kernel(&k, &build, &["--target", "c"], &out).unwrap();
@@ -61,6 +61,9 @@ fn the_suite_kernels_whose_original_inner_loops_accumulate_run_the_tiles_order()
         }
         if flags.iter().any(|f| f & 8 != 0) {
             rows.push(k.name.clone());
+        }
+        if flags.iter().any(|f| f & 16 != 0) {
+            vectors.push(k.name.clone());
         }
     }
     whole.sort();
@@ -86,6 +89,9 @@ fn the_suite_kernels_whose_original_inner_loops_accumulate_run_the_tiles_order()
     // (`codegen/src/jam.rs`).
     rows.sort();
     assert!(rows.is_empty(), "{rows:?}");
+    // Folded jammed rows run the deepest loops' work as vectors (`codegen/src/jam.rs`): tiles
+    // then pay only on many threads (`codegen::c::VECTOR_ROWS_THREADS`).
+    assert_eq!(vectors, ["nussinov"], "{vectors:?}");
 }
 
 const REGISTERS: [&str; 12] = [

@@ -114,6 +114,13 @@ pub const ROW_POINTS: i64 = 1 << 16;
 /// 870,000, 2.45 against 4.49 s. An empty fork and join of two threads took 1.1-1.3 us there,
 /// one over 2 us of work 4.5-4.9 us.
 pub const SYNC_POINTS: i64 = 1 << 16;
+/// The fewest threads on which tiles pay where folded jammed rows run the original order's
+/// deepest loops as vectors (`ir::OriginalOrder::vectorised`, `reorder` + 16): a block runs
+/// [`crate::jam::ROWS`] rows' updates at once, and a thread of tiles runs them one at a time,
+/// gaining by locality alone (nussinov LARGE on the 2-core VM: its tiles on two threads 1.8 s,
+/// its jammed rows on one 0.73 s, its original 4.5 s: a thread of tiles is worth about 1.25
+/// of the original's, a block 6).
+pub const VECTOR_ROWS_THREADS: i64 = crate::jam::ROWS;
 /// How long, per point of work, a SCoP may watch /proc/loadavg for another process's task to
 /// go before it takes threads away (`polyc_usable_threads`): 1% of a nanosecond a point.
 pub const WATCH_SHARE: f64 = 1e-11;
@@ -312,10 +319,11 @@ static inline __attribute__((unused)) int polyc_small(double points, int latency
    jacobi-2d (12 million points, 4 ms) is little beside a MEDIUM seidel-2d (16 million points
    each waiting for the one before, 137 ms; tiled on two threads, 110 ms). `syncs`: how many
    times the tiles would start the threads (at least that many, where counting stopped early;
-   codegen::openmp, `sync_count`). Not inlined: it
-   runs once per SCoP execution, and inlined into the kernel's function it changed how gcc
-   laid out the kernel's own loops (gemm MEDIUM, run untiled: 5.5 ms against the original's
-   4.0 ms, 4.0 ms with it apart). */
+   codegen::openmp, `sync_count`). `reorder` + 16: the original order's jammed rows run its
+   deepest loops as vectors, and tiles pay only on {VECTOR_ROWS_THREADS} threads or more. Not
+   inlined: it runs once per SCoP execution, and inlined into the kernel's function it changed
+   how gcc laid out the kernel's own loops (gemm MEDIUM, run untiled: 5.5 ms against the
+   original's 4.0 ms, 4.0 ms with it apart). */
 static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int latency, long syncs, int tuned) {{
   const long min = polyc_min_points();
   if (min >= 0) {{
@@ -330,7 +338,7 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
   }}
   const int untiled = polyc_untiled_plan(points, reorder);
   const double work = points * latency;
-  if (polyc_small(points, latency)) {{
+  if (polyc_small(points, latency) || ((reorder & 16) && polyc_omp_threads() < {VECTOR_ROWS_THREADS})) {{
     polyc_threads = 1;
     return untiled;
   }}
@@ -352,6 +360,10 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
   /* One thread because other processes are busy (a snapshot, which can be wrong): the tiled
      schedule still runs, only without threads to wait for. */
   polyc_threads = polyc_usable_threads(work);
+  if ((reorder & 16) && polyc_threads < {VECTOR_ROWS_THREADS}) {{
+    polyc_threads = 1;
+    return untiled;
+  }}
   polyc_threads_started = 1;
   return 1;
 }}

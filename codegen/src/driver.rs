@@ -239,6 +239,7 @@ impl<'a> FileJob<'a> {
         let untiled = Untiled {
             code: outlined.as_ref().map_or(original_order, |o| &o.call),
             covers_work: jammed.as_ref().is_some_and(|j| j.covers_work),
+            vectorised: jammed.as_ref().is_some_and(|j| j.vectorised),
             jammed: jammed
                 .as_ref()
                 .map(|j| j.statements.clone())

@@ -385,7 +385,8 @@ impl OriginalOrder {
     }
 
     /// The argument `reorder` of `polyc_tiles_pay`: the [`Reorder`], plus 4 where full tiles
-    /// hold register blocks, and 8 more where those are rows (`rows`). This is its value before
+    /// hold register blocks, and 8 more where those are rows (`rows`), plus 16 where the
+    /// original order runs as vectors (`vectorised`). This is its value before
     /// the tile sizes are known: the SCoP's code clears the 4 and 8 where too few points lie
     /// in full tiles ([`MIN_FULL_SHARE`]).
     pub fn reorder_arg(&self) -> i32 {
@@ -396,7 +397,8 @@ impl OriginalOrder {
         } else {
             4
         };
-        self.reorder as i32 | registers
+        let vectors = if self.vectorised { 16 } else { 0 };
+        self.reorder as i32 | registers | vectors
     }
 }
 
@@ -438,6 +440,10 @@ pub struct OriginalOrder {
     /// ([`ptile::locality::repeats_sweeps`]): its first tiled dimension then defaults to
     /// [`crate::host_printer::TIME_TILE`].
     pub sweeps: bool,
+    /// Whether folded jammed rows run the deepest loops' work as vectors
+    /// ([`crate::jam::Jammed::vectorised`]): `reorder` + 16, and tiles pay only on
+    /// [`crate::c::VECTOR_ROWS_THREADS`] threads or more.
+    pub vectorised: bool,
 }
 
 /// The share of a register-blocked group's points that must lie in full tiles for the tiles

@@ -30,13 +30,24 @@
 //! reads only rows before the block, and from its tails on the block's rows run one by one,
 //! as written, so that each reads rows already done.
 //!
+//! A body that fails those rules may still jam as a *folded* body ([`Accesses::folded`]):
+//! every statement updates the row's one element with an operator whose updates give the same
+//! value in any order (integer `min`, `max`, bitwise: nussinov's `table[i][j] =
+//! max_score(table[i][j], ...)`), and reads, of that array, only rows before its own or
+//! elements of its own row that no row writes. A block then runs each inner loop's jammed
+//! range first (for nussinov `table[i][k] + table[k + 1][j]` for the block's eight `j` at
+//! once, a vector of the row `k + 1`, where the original walks a column), then each row's
+//! statements and tails as written, row by row, so that reads of earlier rows (`table[i][j -
+//! 1]`) find them done. The element's updates change order; its value, to the bit, does not.
+//!
 //! It pays where some inner loop's statement is a chain (it writes a row-private element that
 //! does not change along the inner loop) and every statement of an inner loop is a chain or a
 //! column: an inner statement whose element moves with the inner loop (gemver's
 //! `A[i][j] = A[i][j] + ...`) is vectorised along it as written, and would step across rows.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
+use rosepolly::analysis::reductions::{self, ReductionOp};
 use rosepolly::math::isl::{Ctx, UnionMap};
 use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::model::Scop;
@@ -60,6 +71,10 @@ pub struct JamLoop {
     /// The item whose loop reads elements earlier rows wrote: from its tails on, the block's
     /// rows run one by one, as written.
     pub serial_from: Option<usize>,
+    /// Every statement folds the row's one element with an exact operator
+    /// ([`Accesses::folded`]): a block runs its inner loops' jammed ranges first, then each
+    /// row's statements and tails, row by row.
+    pub folded: bool,
 }
 
 /// What a block runs of one item of the rows' body.
@@ -111,6 +126,12 @@ pub struct Jammed {
     /// tiles on one thread at SMALL (0.117 against 0.114 ms, medians of 61 rotated runs) and
     /// 1.5x slower at MEDIUM (4.2 against 2.8 ms).
     pub statements: BTreeSet<usize>,
+    /// Whether folded jammed rows ([`Accesses::folded`]) run every statement of the SCoP's
+    /// deepest loops: a block runs the deepest loop's updates of its eight rows as one vector,
+    /// where the tiles run them one at a time (nussinov LARGE: 0.73 s on one thread, its tiles
+    /// 1.8 s on two, its original 4.5 s). Tiles then pay only on many threads
+    /// (`c::VECTOR_ROWS_THREADS`).
+    pub vectorised: bool,
 }
 
 /// The SCoP's original order with its loops that qualify run by jammed rows, or `None` where
@@ -130,19 +151,27 @@ pub fn jammed(ctx: &Ctx, scop: &Scop, prefix: &str) -> Option<Jammed> {
     let iterators: Vec<String> = (0..depth).map(|d| format!("{prefix}{d}")).collect();
     let order = syntax::recover(ctx, scop, schedule, &RecoveryOptions::new(&iterators)).ok()?;
     let data = ScopData::of(scop);
+    let folds: Folds = (0..scop.statements.len())
+        .filter_map(|s| Some((s, reductions::exact_update(scop, s)?)))
+        .collect();
     // Every jammed loop has a chain in an inner loop: none jammed, none here.
     let mut jammed = Vec::new();
-    let code = rewrite(KNode::from_syntax(&order), &data, &mut jammed);
+    let code = rewrite(KNode::from_syntax(&order), &data, &folds, &mut jammed);
     if jammed.is_empty() {
         return None;
     }
-    let inner: BTreeSet<usize> = jammed.iter().map(|&(s, _)| s).collect();
-    let fixed = jammed.iter().filter(|(_, grows)| !grows).map(|&(s, _)| s);
+    let fixed = jammed.iter().filter(|j| !j.grows).map(|j| j.stmt);
     let deepest = scop.statements.iter().map(|s| s.depth()).max().unwrap_or(0);
-    let covers_work = deepest == 2
-        && (0..scop.statements.len())
+    let run_by = |folded_only: bool| {
+        (0..scop.statements.len())
             .filter(|&s| scop.statements[s].depth() == deepest)
-            .all(|s| inner.contains(&s));
+            .all(|s| {
+                jammed
+                    .iter()
+                    .any(|j| j.stmt == s && (j.folded || !folded_only))
+            })
+    };
+    let covers_work = deepest == 2 && run_by(false);
     let opts = COptions {
         openmp: false,
         index_type: "long".into(),
@@ -152,23 +181,37 @@ pub fn jammed(ctx: &Ctx, scop: &Scop, prefix: &str) -> Option<Jammed> {
         code: print_k(&data, &code, &opts, None),
         covers_work,
         statements: fixed.collect(),
+        vectorised: run_by(true),
     })
 }
 
+/// The statements that update their accumulator with an exact operator, and the operator
+/// (`reductions::exact_update`).
+type Folds = BTreeMap<usize, ReductionOp>;
+
+/// A statement of an inner loop of a jammed loop.
+struct InnerStatement {
+    stmt: usize,
+    /// The inner loop's range grows with the row.
+    grows: bool,
+    /// The jammed loop's body is folded ([`JamLoop::folded`]).
+    folded: bool,
+}
+
 /// `n` with every loop that qualifies, outermost first, run by jammed rows; `inner` gathers
-/// the statements of their inner loops, each with whether its loop's range grows with the row.
-fn rewrite(n: KNode, data: &ScopData, inner: &mut Vec<(usize, bool)>) -> KNode {
+/// the statements of their inner loops.
+fn rewrite(n: KNode, data: &ScopData, folds: &Folds, inner: &mut Vec<InnerStatement>) -> KNode {
     if let KNode::For(l) = &n {
-        if let Some(j) = jam(l, data) {
+        if let Some(j) = jam(l, data, folds) {
             inner.extend(j.inner_statements());
             return KNode::Jam(Box::new(j));
         }
     }
-    n.map_children(&mut |c| rewrite(c, data, inner))
+    n.map_children(&mut |c| rewrite(c, data, folds, inner))
 }
 
 /// The loop `l` by jammed rows, when it qualifies (see the module's text).
-fn jam(l: &KLoop, data: &ScopData) -> Option<JamLoop> {
+fn jam(l: &KLoop, data: &ScopData, folds: &Folds) -> Option<JamLoop> {
     let v = l.var.as_str();
     if l.step != 1 || bound(l).is_none() {
         return None;
@@ -208,7 +251,10 @@ fn jam(l: &KLoop, data: &ScopData) -> Option<JamLoop> {
             _ => return None,
         }
     }
-    let accesses = Accesses::of(&items, data, v)?;
+    let (accesses, folded) = match Accesses::of(&items, data, v) {
+        Some(a) => (a, false),
+        None => (Accesses::folded(&items, data, v, folds)?, true),
+    };
     for (k, item) in items.iter_mut().enumerate() {
         if let Item::Inner(inner) = item {
             accesses.hold(k, inner, data, v)?;
@@ -220,13 +266,14 @@ fn jam(l: &KLoop, data: &ScopData) -> Option<JamLoop> {
     let serial_from = accesses
         .all
         .iter()
-        .filter(|a| a.prior)
+        .filter(|a| a.prior && !folded)
         .map(|a| a.item)
         .min();
     chains.then(|| JamLoop {
         rows: l.clone(),
         items,
         serial_from,
+        folded,
     })
 }
 
@@ -293,19 +340,132 @@ fn mentions(e: &Expr, var: &str) -> bool {
     found
 }
 
+/// The variables of the body's inner loops.
+fn inner_variables(items: &[Item]) -> Vec<&str> {
+    items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Inner(i) => Some(i.header.var.as_str()),
+            Item::Row { .. } => None,
+        })
+        .collect()
+}
+
+/// An affine form: the nonzero coefficients of its variables, and its constant.
+type Form = (BTreeMap<String, i64>, i64);
+
+/// `e` as an affine form, where it is a sum of integer multiples of variables and literals.
+fn form(e: &Expr) -> Option<Form> {
+    if let Some(k) = literal(e) {
+        return Some((BTreeMap::new(), k));
+    }
+    match e {
+        Expr::Var(name) => Some((BTreeMap::from([(name.clone(), 1)]), 0)),
+        Expr::Unary {
+            op: rosepolly::model::expr::UnaryOp::Neg,
+            operand,
+        } => plus((BTreeMap::new(), 0), form(operand)?, -1),
+        Expr::Binary { op, lhs, rhs } => match (op, literal(lhs), literal(rhs)) {
+            (BinaryOp::Add, ..) => plus(form(lhs)?, form(rhs)?, 1),
+            (BinaryOp::Sub, ..) => plus(form(lhs)?, form(rhs)?, -1),
+            (BinaryOp::Mul, Some(k), _) => plus((BTreeMap::new(), 0), form(rhs)?, k),
+            (BinaryOp::Mul, _, Some(k)) => plus((BTreeMap::new(), 0), form(lhs)?, k),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `a + k * b`.
+fn plus(a: Form, b: Form, k: i64) -> Option<Form> {
+    let (mut vars, mut constant) = a;
+    for (name, c) in b.0 {
+        let sum = vars
+            .get(&name)
+            .copied()
+            .unwrap_or(0)
+            .checked_add(c.checked_mul(k)?)?;
+        if sum == 0 {
+            vars.remove(&name);
+        } else {
+            vars.insert(name, sum);
+        }
+    }
+    constant = constant.checked_add(b.1.checked_mul(k)?)?;
+    Some((vars, constant))
+}
+
+/// Whether the read `a`, whose row subscript `p` is the updated element's, reads another
+/// element in every instance: some other subscript differs from the element's by a nonzero
+/// constant, or by `c * w + r` for `a`'s inner loop `w` (counting up from its start `w0`) where
+/// `c * w0 + r` is a constant of `c`'s sign (nussinov's `table[k + 1][j]` beside
+/// `table[i][j]`, `k` from `i + 1`: 2 and up).
+fn apart(a: &Access, element: &[Expr], p: usize, items: &[Item]) -> bool {
+    let start = match (&a.inner, &items[a.item]) {
+        (Some(w), Item::Inner(inner)) if inner.header.step > 0 => {
+            form(&inner.header.init).map(|f| (w.as_str(), f))
+        }
+        _ => None,
+    };
+    (0..element.len()).filter(|&q| q != p).any(|q| {
+        let (Some(x), Some(y)) = (form(&a.subscripts[q]), form(&element[q])) else {
+            return false;
+        };
+        let Some((mut vars, constant)) = plus(x, y, -1) else {
+            return false;
+        };
+        if vars.is_empty() {
+            return constant != 0;
+        }
+        let Some((w, w0)) = &start else {
+            return false;
+        };
+        let Some(c) = vars.remove(*w) else {
+            return false;
+        };
+        match plus((vars, constant), w0.clone(), c) {
+            Some((rest, at_start)) if rest.is_empty() => at_start != 0 && (at_start > 0) == (c > 0),
+            _ => false,
+        }
+    })
+}
+
 /// One access of the rows' body to an array.
 struct Access {
     array: String,
     subscripts: Vec<Expr>,
-    /// The statement instance of the body (in order) it belongs to.
+    /// The statement instance of the body (in order) it belongs to, and its statement.
     stmt: usize,
+    statement: usize,
     /// The body's item, and the variable of the inner loop around the statement.
     item: usize,
     inner: Option<String>,
     write: bool,
     /// A read of an element an earlier row wrote, in an inner loop whose range grows with the
-    /// row (trisolv's `x[j]`, `j < i`).
+    /// row (trisolv's `x[j]`, `j < i`); in a folded body also in the row's own statements.
     prior: bool,
+    /// In a folded body, a read of an element of the row's own that no row writes.
+    other: bool,
+}
+
+/// A statement instance of the rows' body: its item, the variable of the inner loop around
+/// it, the statement and its arguments.
+type Instance<'a> = (usize, Option<String>, usize, &'a [Expr]);
+
+/// The statement instances of the rows' body, in order.
+fn instances(items: &[Item]) -> Vec<Instance<'_>> {
+    items
+        .iter()
+        .enumerate()
+        .flat_map(|(k, item)| match item {
+            Item::Row { stmt, args } => vec![(k, None, *stmt, args.as_slice())],
+            Item::Inner(i) => i
+                .stmts
+                .iter()
+                .map(|(stmt, args)| (k, Some(i.header.var.clone()), *stmt, args.as_slice()))
+                .collect(),
+        })
+        .collect()
 }
 
 /// Every access of the rows' body.
@@ -314,19 +474,10 @@ struct Accesses {
 }
 
 impl Accesses {
-    /// The accesses of the items' statements, when every written array is row-private or a
-    /// column (`v`: the row variable) and no scalar is written.
-    fn of(items: &[Item], data: &ScopData, v: &str) -> Option<Accesses> {
+    /// The accesses of the items' statements, when no scalar is written.
+    fn collect(items: &[Item], data: &ScopData) -> Option<Accesses> {
         let mut all = Vec::new();
-        let instances = items.iter().enumerate().flat_map(|(k, item)| match item {
-            Item::Row { stmt, args } => vec![(k, None, *stmt, args)],
-            Item::Inner(i) => i
-                .stmts
-                .iter()
-                .map(|(stmt, args)| (k, Some(i.header.var.clone()), *stmt, args))
-                .collect(),
-        });
-        for (n, (item, inner, stmt, args)) in instances.enumerate() {
+        for (n, (item, inner, stmt, args)) in instances(items).into_iter().enumerate() {
             let e = statement_instance(data, stmt, args, false);
             let Expr::Assign { lhs, .. } = &e else {
                 return None;
@@ -341,15 +492,23 @@ impl Accesses {
                         array: array.clone(),
                         subscripts: subscripts.clone(),
                         stmt: n,
+                        statement: stmt,
                         item,
                         inner: inner.clone(),
                         write: std::ptr::eq(x, lhs.as_ref()),
                         prior: false,
+                        other: false,
                     });
                 }
             });
         }
-        let mut accesses = Accesses { all };
+        Some(Accesses { all })
+    }
+
+    /// The accesses of the items' statements, when every written array is row-private or a
+    /// column (`v`: the row variable) and no scalar is written.
+    fn of(items: &[Item], data: &ScopData, v: &str) -> Option<Accesses> {
+        let mut accesses = Accesses::collect(items, data)?;
         let written: BTreeSet<String> = accesses
             .all
             .iter()
@@ -368,6 +527,82 @@ impl Accesses {
         Some(accesses)
     }
 
+    /// The accesses of a *folded* body, whose rows' updates may run in any order: every
+    /// statement (each of `folds`) updates one element of its row, the same for all of them,
+    /// with one exact operator, the same for all of them (`max` after `min` is not `min` after
+    /// `max`) (`reductions::exact_update`: integer `min`, `max`, bitwise), and
+    /// its operand reads of that array, but for no instance that element, only
+    /// - rows before its own: in a statement of the row, a subscript `v + d` where the
+    ///   element's is `v + e`, `d < e`; in an inner loop whose range grows with the row, as
+    ///   [`Accesses::earlier_row`] says (marked `prior`);
+    /// - other elements of its own row, which no row writes ([`apart`]; marked `other`).
+    ///
+    /// `None` where the body is not so. nussinov's rows (`j`): `table[i][j] = max(table[i][j],
+    /// e)` for `e` of `table[i][j - 1]`, `table[i + 1][j]`, `table[i + 1][j - 1] + ...` and,
+    /// along `k < j`, `table[i][k] + table[k + 1][j]`.
+    fn folded(items: &[Item], data: &ScopData, v: &str, folds: &Folds) -> Option<Accesses> {
+        let mut accesses = Accesses::collect(items, data)?;
+        let target = accesses.all.iter().find(|a| a.write)?;
+        let (array, element) = (target.array.clone(), target.subscripts.clone());
+        let op = folds.get(&target.statement);
+        let one = accesses.all.iter().all(|a| {
+            op.is_some()
+                && folds.get(&a.statement) == op
+                && (!a.write || (a.array == array && a.subscripts == element))
+        });
+        let inners = inner_variables(items);
+        // The row's subscript, `v + e`.
+        let p = (0..element.len()).find(|&p| {
+            let s = &element[p];
+            coefficients(s, [v, "", ""]) == Some([1, 0, 0])
+                && constant_at_zero(s, [v, v]).is_some()
+                && !inners.iter().any(|w| mentions(s, w))
+        });
+        let (true, Some(p)) = (one, p) else {
+            return None;
+        };
+        let updated = Expr::Index {
+            array: array.clone(),
+            subscripts: element.clone(),
+        };
+        for (_, _, stmt, args) in instances(items) {
+            let e = statement_instance(data, stmt, args, false);
+            let mut reads_it = false;
+            reductions::operand(&e)?.walk(&mut |x| reads_it |= *x == updated);
+            if reads_it {
+                return None;
+            }
+        }
+        for k in 0..accesses.all.len() {
+            let a = &accesses.all[k];
+            if a.array != array || a.write || a.subscripts == element {
+                continue;
+            }
+            if a.subscripts.len() != element.len() {
+                return None;
+            }
+            let (prior, other) = if a.subscripts[p] == element[p] {
+                (false, apart(a, &element, p, items))
+            } else if a.inner.is_some() {
+                (accesses.earlier_row(a, p, &element[p], v, items), false)
+            } else {
+                let offset = |s: &Expr| constant_at_zero(s, [v, v]);
+                let shape = coefficients(&a.subscripts[p], [v, "", ""]) == Some([1, 0, 0]);
+                let before = match (offset(&a.subscripts[p]), offset(&element[p])) {
+                    (Some(d), Some(e)) => d < e,
+                    _ => false,
+                };
+                (shape && before, false)
+            };
+            if !prior && !other {
+                return None;
+            }
+            accesses.all[k].prior = prior;
+            accesses.all[k].other = other;
+        }
+        Some(accesses)
+    }
+
     fn of_array<'a>(&'a self, array: &'a str) -> impl Iterator<Item = &'a Access> + 'a {
         self.all.iter().filter(move |a| a.array == array)
     }
@@ -377,13 +612,7 @@ impl Accesses {
     /// reads, but for reads of rows before the reading one ([`Accesses::earlier_row`]). Which
     /// of all accesses are such reads, or `None` when it is not row-private.
     fn row_private(&self, array: &str, v: &str, items: &[Item]) -> Option<Vec<bool>> {
-        let inners: Vec<&str> = items
-            .iter()
-            .filter_map(|i| match i {
-                Item::Inner(i) => Some(i.header.var.as_str()),
-                Item::Row { .. } => None,
-            })
-            .collect();
+        let inners = inner_variables(items);
         let first = self.of_array(array).find(|a| a.write)?;
         let n = first.subscripts.len();
         (0..n).find_map(|p| {
@@ -480,7 +709,7 @@ impl Accesses {
             }
             let in_loop = self
                 .of_array(array)
-                .filter(|a| a.item == k && !a.prior)
+                .filter(|a| a.item == k && !a.prior && !a.other)
                 .all(|a| a.subscripts == *subscripts);
             if !in_loop || subscripts.iter().any(|s| mentions(s, &w)) {
                 return None;
@@ -514,11 +743,18 @@ impl Accesses {
 }
 
 impl JamLoop {
-    /// The statements of its inner loops, each with whether its loop's range grows with the
-    /// row.
-    fn inner_statements(&self) -> impl Iterator<Item = (usize, bool)> + '_ {
+    /// The statements of its inner loops.
+    fn inner_statements(&self) -> impl Iterator<Item = InnerStatement> + '_ {
         self.items.iter().flat_map(|i| match i {
-            Item::Inner(inner) => inner.stmts.iter().map(|(s, _)| (*s, inner.grows)).collect(),
+            Item::Inner(inner) => inner
+                .stmts
+                .iter()
+                .map(|(s, _)| InnerStatement {
+                    stmt: *s,
+                    grows: inner.grows,
+                    folded: self.folded,
+                })
+                .collect(),
             Item::Row { .. } => Vec::new(),
         })
     }
@@ -554,42 +790,10 @@ impl JamLoop {
             format!("    const {ty} {start} = {init} + {ROWS} * {block};"),
         ];
         let rows = format!("for ({ty} {v} = {start}; {v} < {start} + {ROWS}; {v}++)");
-        for (k, item) in self.items.iter().enumerate() {
-            match item {
-                Item::Row { stmt, args } => {
-                    let e = statement_instance(data, *stmt, args, false);
-                    out.push(format!("    {rows}"));
-                    out.push(format!("      {e};"));
-                }
-                // In a block of its own: two inner loops' locals have the same names.
-                Item::Inner(inner) => {
-                    out.push("    {".into());
-                    out.extend(
-                        inner
-                            .lines(data, ty, &rows, &start, v)
-                            .into_iter()
-                            .map(|l| format!("  {l}")),
-                    );
-                    out.push("    }".into());
-                    if !inner.grows {
-                        continue;
-                    }
-                    // Each row's tail; from the loop that reads earlier rows on, the rest of
-                    // each row's body too, as written.
-                    let serial = self.serial_from == Some(k);
-                    out.push(format!("    {rows} {{"));
-                    out.extend(inner.written(data, ty, Some(&start), v));
-                    if serial {
-                        for later in &self.items[k + 1..] {
-                            out.extend(later.written(data, ty, v));
-                        }
-                    }
-                    out.push("    }".into());
-                    if serial {
-                        break;
-                    }
-                }
-            }
+        if self.folded {
+            out.extend(self.folded_block(data, ty, &rows, &start));
+        } else {
+            out.extend(self.ordered_block(data, ty, &rows, &start));
         }
         out.push("  }".into());
         // The rows after the last whole block, as written.
@@ -617,6 +821,80 @@ impl JamLoop {
         };
         out.extend(print_k(data, &rest, &opts, None).lines().map(String::from));
         out.push("}".into());
+        out
+    }
+
+    /// A block's code, each element's updates in their written order (indented by four).
+    fn ordered_block(&self, data: &ScopData, ty: &str, rows: &str, start: &str) -> Vec<String> {
+        let v = &self.rows.var;
+        let mut out = Vec::new();
+        for (k, item) in self.items.iter().enumerate() {
+            match item {
+                Item::Row { stmt, args } => {
+                    let e = statement_instance(data, *stmt, args, false);
+                    out.push(format!("    {rows}"));
+                    out.push(format!("      {e};"));
+                }
+                // In a block of its own: two inner loops' locals have the same names.
+                Item::Inner(inner) => {
+                    out.push("    {".into());
+                    out.extend(
+                        inner
+                            .lines(data, ty, rows, start, v)
+                            .into_iter()
+                            .map(|l| format!("  {l}")),
+                    );
+                    out.push("    }".into());
+                    if !inner.grows {
+                        continue;
+                    }
+                    // Each row's tail; from the loop that reads earlier rows on, the rest of
+                    // each row's body too, as written.
+                    let serial = self.serial_from == Some(k);
+                    out.push(format!("    {rows} {{"));
+                    out.extend(inner.written(data, ty, Some(start), v));
+                    if serial {
+                        for later in &self.items[k + 1..] {
+                            out.extend(later.written(data, ty, v));
+                        }
+                    }
+                    out.push("    }".into());
+                    if serial {
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A block's code where the row's updates are folds whose order does not matter: each
+    /// inner loop's jammed range (its whole range where it does not grow with the row) first,
+    /// then, row by row, the row's statements and tails as written, so that every read of an
+    /// earlier row finds it done (indented by four).
+    fn folded_block(&self, data: &ScopData, ty: &str, rows: &str, start: &str) -> Vec<String> {
+        let v = &self.rows.var;
+        let mut out = Vec::new();
+        for item in &self.items {
+            if let Item::Inner(inner) = item {
+                // In a block of its own: two inner loops' locals have the same names.
+                out.push("    {".into());
+                let jammed = inner.lines(data, ty, rows, start, v);
+                out.extend(jammed.into_iter().map(|l| format!("  {l}")));
+                out.push("    }".into());
+            }
+        }
+        out.push(format!("    {rows} {{"));
+        for item in &self.items {
+            match item {
+                Item::Inner(inner) if inner.grows => {
+                    out.extend(inner.written(data, ty, Some(start), v))
+                }
+                Item::Inner(_) => {}
+                Item::Row { .. } => out.extend(item.written(data, ty, v)),
+            }
+        }
+        out.push("    }".into());
         out
     }
 }
@@ -876,7 +1154,7 @@ mod tests {
     #[test]
     fn atax_rows_hold_their_chain_and_update_their_column_once_per_block() {
         let (rows, data) = atax();
-        let j = jam(&rows, &data).expect("atax's rows jam");
+        let j = jam(&rows, &data, &Folds::new()).expect("atax's rows jam");
         let inner = inners(&j);
         assert_eq!(inner.len(), 2);
         let tmp = at("tmp", vec![v("c1")]);
@@ -912,7 +1190,9 @@ mod tests {
         let data = scop(vec![chain(), chain()]);
         let inner = |s: usize| KNode::For(for_loop("c3", v("n"), vec![stmt(s, &["c1", "c3"])]));
         let rows = for_loop("c1", v("m"), vec![inner(0), inner(1)]);
-        let text = jam(&rows, &data).expect("jams").lines(&data, "long");
+        let text = jam(&rows, &data, &Folds::new())
+            .expect("jams")
+            .lines(&data, "long");
         let opened = text.iter().filter(|l| l.trim() == "{").count();
         let declared = text
             .iter()
@@ -928,7 +1208,7 @@ mod tests {
             unreachable!()
         };
         body.remove(1);
-        assert_eq!(jam(&rows, &data), None);
+        assert_eq!(jam(&rows, &data, &Folds::new()), None);
     }
 
     #[test]
@@ -940,7 +1220,7 @@ mod tests {
         if let KNode::For(l) = &mut body[1] {
             l.cond = Expr::binary(BinaryOp::Lt, v("c3"), v("c1"));
         }
-        let j = jam(&rows, &data).expect("jams");
+        let j = jam(&rows, &data, &Folds::new()).expect("jams");
         assert_eq!(j.serial_from, None);
         let text = j.lines(&data, "long").join("\n");
         // The first row's range jammed, each row's tail after it; the next loop jammed again.
@@ -969,7 +1249,7 @@ mod tests {
                 l.init = init;
                 l.cond = Expr::binary(BinaryOp::Lt, v("c3"), bound);
             }
-            assert_eq!(jam(&rows, &data), None);
+            assert_eq!(jam(&rows, &data, &Folds::new()), None);
         }
     }
 
@@ -1014,7 +1294,7 @@ mod tests {
     fn rows_that_read_earlier_rows_run_their_tails_and_the_rest_row_by_row() {
         let below = Expr::binary(BinaryOp::Lt, v("c3"), v("c1"));
         let (rows, data) = trisolv(below, v("j"));
-        let j = jam(&rows, &data).expect("trisolv's rows jam");
+        let j = jam(&rows, &data, &Folds::new()).expect("trisolv's rows jam");
         assert_eq!(j.serial_from, Some(1));
         let text = j.lines(&data, "long").join("\n");
         assert!(
@@ -1045,7 +1325,7 @@ mod tests {
         ];
         for (cond, subscript) in cases {
             let (rows, data) = trisolv(cond, subscript);
-            assert_eq!(jam(&rows, &data), None);
+            assert_eq!(jam(&rows, &data, &Folds::new()), None);
         }
     }
 
@@ -1061,7 +1341,7 @@ mod tests {
             ),
         )]);
         let rows = one_inner(&[0]);
-        assert_eq!(jam(&rows, &data), None);
+        assert_eq!(jam(&rows, &data, &Folds::new()), None);
     }
 
     #[test]
@@ -1083,8 +1363,118 @@ mod tests {
         for other in [one, moving] {
             let data = scop(vec![chain(), other]);
             let rows = one_inner(&[0, 1]);
-            assert_eq!(jam(&rows, &data), None);
+            assert_eq!(jam(&rows, &data, &Folds::new()), None);
         }
+    }
+
+    fn sub(a: Expr, b: Expr) -> Expr {
+        Expr::binary(BinaryOp::Sub, a, b)
+    }
+
+    /// `T[i][j] = T[i][j] >= e ? T[i][j] : e` over iterators `i, j, k` of an `int` table.
+    fn max_into_t(e: Expr) -> Expr {
+        let t = at("T", vec![v("i"), v("j")]);
+        let cond = Expr::binary(BinaryOp::Ge, t.clone(), e.clone());
+        assign(
+            t.clone(),
+            Expr::Ternary {
+                cond: Box::new(cond),
+                then: Box::new(t),
+                other: Box::new(e),
+            },
+        )
+    }
+
+    /// nussinov's rows `c1` under `c0`: `T[i][j] = max(T[i][j], row)`, then along `c2` from
+    /// `c0 + start` below `c1`, `T[i][j] = max(T[i][j], inner)`; both statements folds.
+    fn nussinov(row: Expr, start: i64, inner: Expr) -> (KLoop, ScopData, Folds) {
+        let data = ScopData {
+            params: Vec::new(),
+            statements: [max_into_t(row), max_into_t(inner)]
+                .into_iter()
+                .map(|body| StatementData {
+                    body,
+                    iterators: vec!["i".into(), "j".into(), "k".into()],
+                    iterator_types: vec![IntType::INT; 3],
+                    casts: Casts::default(),
+                })
+                .collect(),
+            data: vec![DatumData {
+                name: "T".into(),
+                elem: "int".into(),
+                extents: vec![None, None],
+                written: true,
+                expands: None,
+            }],
+        };
+        let mut inner = for_loop("c2", v("c1"), vec![stmt(1, &["c0", "c1", "c2"])]);
+        inner.init = add(v("c0"), Expr::int(start));
+        let mut rows = for_loop(
+            "c1",
+            v("n"),
+            vec![stmt(0, &["c0", "c1", "c2"]), KNode::For(inner)],
+        );
+        rows.init = add(v("c0"), Expr::int(1));
+        let max = ReductionOp::Max;
+        (rows, data, Folds::from([(0, max), (1, max)]))
+    }
+
+    /// `T[i][k] + T[k + 1][j]`.
+    fn split_sum() -> Expr {
+        add(
+            at("T", vec![v("i"), v("k")]),
+            at("T", vec![add(v("k"), Expr::int(1)), v("j")]),
+        )
+    }
+
+    #[test]
+    fn folds_of_earlier_rows_and_of_the_rows_other_elements_jam_folded() {
+        let before = at("T", vec![v("i"), sub(v("j"), Expr::int(1))]);
+        let (rows, data, folds) = nussinov(before, 1, split_sum());
+        assert_eq!(jam(&rows, &data, &Folds::new()), None);
+        let j = jam(&rows, &data, &folds).expect("nussinov's rows jam folded");
+        assert!(j.folded);
+        let text = j.lines(&data, "long").join("\n");
+        // The inner loop's range of the block's first row, jammed, on the row's element held
+        // in a local array; then, row by row, the row's statement and its tail.
+        let jammed = text
+            .find("for (long c2 = c0 + 1; c2 < polyc_jb_c1; c2++) {")
+            .expect("the jammed range");
+        assert!(text.contains("int polyc_chain0[8];"), "{text}");
+        assert!(
+            text.contains("polyc_chain0[c1 - polyc_jb_c1] = polyc_chain0[c1 - polyc_jb_c1] >= T[c0][c2] + T[c2 + 1][c1] ? polyc_chain0[c1 - polyc_jb_c1] : T[c0][c2] + T[c2 + 1][c1];"),
+            "{text}"
+        );
+        let row = text
+            .find("T[c0][c1] = T[c0][c1] >= T[c0][c1 - 1] ?")
+            .expect("the row's statement");
+        let tail = text
+            .find("for (long c2 = c0 + 1 > polyc_jb_c1 ? c0 + 1 : polyc_jb_c1; c2 < c1; c2++) {")
+            .expect("a tail");
+        assert!(jammed < row && row < tail, "{text}");
+    }
+
+    #[test]
+    fn folds_that_read_the_updated_element_or_a_later_row_do_not_jam() {
+        let before = || at("T", vec![v("i"), sub(v("j"), Expr::int(1))]);
+        // `k` from `i`: `T[k][j]` is `T[i][j]` itself at the first `k`.
+        let itself = at("T", vec![v("k"), v("j")]);
+        // `T[i][j + 1]`: the next row, not yet done.
+        let later = at("T", vec![v("i"), add(v("j"), Expr::int(1))]);
+        for (row, start, inner) in [(before(), 0, itself), (later, 1, split_sum())] {
+            let (rows, data, folds) = nussinov(row, start, inner);
+            assert_eq!(jam(&rows, &data, &folds), None);
+        }
+        // Statements that are not folds: nothing reorders them.
+        let (rows, data, _) = nussinov(before(), 1, split_sum());
+        assert_eq!(
+            jam(&rows, &data, &Folds::from([(1, ReductionOp::Max)])),
+            None
+        );
+        // Two operators: `min` after `max` is not `max` after `min`.
+        let (rows, data, mut folds) = nussinov(before(), 1, split_sum());
+        folds.insert(0, ReductionOp::Min);
+        assert_eq!(jam(&rows, &data, &folds), None);
     }
 
     #[test]
@@ -1095,6 +1485,6 @@ mod tests {
             add(v("acc"), mul(at("A", vec![i, j.clone()]), at("x", vec![j]))),
         )]);
         let rows = one_inner(&[0]);
-        assert_eq!(jam(&rows, &data), None);
+        assert_eq!(jam(&rows, &data, &Folds::new()), None);
     }
 }

@@ -42,6 +42,9 @@ pub struct Untiled<'a> {
     pub code: &'a str,
     /// Whether jammed rows run all of the SCoP's work ([`crate::jam::Jammed::covers_work`]).
     pub covers_work: bool,
+    /// Whether folded jammed rows run the deepest loops' work as vectors
+    /// ([`crate::jam::Jammed::vectorised`]).
+    pub vectorised: bool,
     /// The statements jammed rows run in inner loops ([`crate::jam::Jammed::statements`]).
     pub jammed: BTreeSet<usize>,
     /// The call of the function that runs the tiled path, where it runs from one
@@ -265,8 +268,11 @@ impl ScopJob<'_, '_> {
                 original.reorder = reorder;
             }
         }
-        if let Some(original) = ir.original.as_mut().filter(|_| untiled.covers_work) {
-            original.jammed();
+        if let Some(original) = ir.original.as_mut() {
+            if untiled.covers_work || untiled.vectorised {
+                original.jammed();
+            }
+            original.vectorised = untiled.vectorised;
         }
         let body = OpenMp::new(
             &ir,

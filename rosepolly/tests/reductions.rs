@@ -264,3 +264,44 @@ fn the_suites_reductions() {
     }
     insta::assert_snapshot!(lines.join("\n"));
 }
+
+/// The updates whose order never changes the value (`exact_update`, for the C target's folded
+/// rows): integer `min`, `max` and bitwise operators, whatever the operand reads of the
+/// accumulator's array; not sums, products or floating point.
+#[test]
+fn exact_updates_are_integer_min_max_and_bitwise_folds() {
+    let exact = |body: &str| with_scop(body, &|scop| reductions::exact_update(scop, 0));
+    for (body, op) in [
+        (
+            "for (int i = 1; i < n; i++) v[i] = v[i] < v[i - 1] ? v[i - 1] : v[i];",
+            ReductionOp::Max,
+        ),
+        (
+            "for (int i = 0; i < n; i++) v[i] = v[i] <= v[0] + 2 ? v[i] : v[0] + 2;",
+            ReductionOp::Min,
+        ),
+        (
+            "for (int i = 0; i < n; i++) v[i] |= v[n - 1 - i] & 6;",
+            ReductionOp::BitOr,
+        ),
+        (
+            "for (int i = 0; i < n; i++) p ^= v[i];",
+            ReductionOp::BitXor,
+        ),
+    ] {
+        assert_eq!(exact(body), Some(op), "{body}");
+    }
+    for body in [
+        // Integer sums and products: reordered, they may overflow where the original did not.
+        "for (int i = 0; i < n; i++) p += v[i];",
+        "for (int i = 0; i < n; i++) p *= v[i];",
+        // Floating point: ties of signed zeros, NaNs.
+        "for (int i = 0; i < n; i++) s = s < x[i] ? x[i] : s;",
+        // An integer accumulator of a floating-point operand.
+        "for (int i = 0; i < n; i++) p = p < x[i] ? x[i] : p;",
+        // Not an update of the accumulator.
+        "for (int i = 1; i < n; i++) v[i] = v[i - 1] < v[i] ? v[i - 1] - 1 : v[i];",
+    ] {
+        assert_eq!(exact(body), None, "{body}");
+    }
+}

@@ -103,6 +103,7 @@ impl Lowering<'_, '_> {
             rows,
             latency: ptile::locality::recurrence_latency(self.scop),
             sweeps: ptile::locality::repeats_sweeps(self.scop),
+            vectorised: false,
         })
     }
 

@@ -121,6 +121,31 @@ fn of_statement(scop: &Scop, s: usize) -> Option<Reduction> {
     })
 }
 
+/// The operator of statement `s` where it updates its accumulator with one whose updates give
+/// the same value in any order, to the bit: `min`, `max` and the bitwise operators on an
+/// integer accumulator, with an operand computed in integers (no NaN, no signed zeros, no
+/// rounding; integer `+` and `*` are left out, as a reordered sum can overflow where the
+/// original did not). Unlike [`find`], the operand may read the accumulator's array: whether
+/// it reads the updated element itself is for the caller to rule out.
+pub fn exact_update(scop: &Scop, s: usize) -> Option<ReductionOp> {
+    let st = &scop.statements[s];
+    let (op, acc, operand) = update(&st.body)?;
+    let exact = matches!(
+        op,
+        ReductionOp::Min
+            | ReductionOp::Max
+            | ReductionOp::BitAnd
+            | ReductionOp::BitOr
+            | ReductionOp::BitXor
+    );
+    let datum = accumulator(acc)?;
+    let integer = scop
+        .symbols
+        .get(datum)
+        .is_some_and(|d| !is_floating(&d.elem_type));
+    (exact && integer && integral(scop, operand)).then_some(op)
+}
+
 /// What a `min` or `max` statement keeps where its accumulator and operand compare neither
 /// less nor greater: a tie (`-0.0` against `+0.0`) or a NaN. Partial results must combine the
 /// way the statement does: `m = m > e ? m : e` from `m = NAN` takes its first operand, where
