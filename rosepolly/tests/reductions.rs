@@ -37,6 +37,12 @@ fn with_scop<T>(body: &str, f: &dyn Fn(&rosepolly::model::Scop) -> T) -> T {
          #pragma scop\n{body}\n#pragma endscop\n\
          use(s, p);\n}}\n"
     );
+    with_text(text, f)
+}
+
+/// `f` of the one SCoP of the C source `text`.
+fn with_text<T>(text: String, f: &dyn Fn(&rosepolly::model::Scop) -> T) -> T {
+    let shown = text.clone();
     let src = SourceUnit::from_preprocessed(Path::new("reductions.c"), text)
         .unwrap_or_else(|e| panic!("{e}"));
     let ctx = Ctx::new();
@@ -47,7 +53,7 @@ fn with_scop<T>(body: &str, f: &dyn Fn(&rosepolly::model::Scop) -> T) -> T {
         &mut DefaultCustom::default(),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(scops.len(), 1, "one SCoP in {body}");
+    assert_eq!(scops.len(), 1, "one SCoP in {shown}");
     f(&scops[0])
 }
 
@@ -304,4 +310,25 @@ fn exact_updates_are_integer_min_max_and_bitwise_folds() {
     ] {
         assert_eq!(exact(body), None, "{body}");
     }
+}
+
+/// An update that stores its operand cut short (a `char` accumulator, a `long` operand of an
+/// `int` one) compares one value and stores another: its order matters.
+#[test]
+fn exact_updates_store_what_they_compare() {
+    let run = |params: &str, body: &str| {
+        let text =
+            format!("void f(int n, {params}) {{\n#pragma scop\n{body}\n#pragma endscop\n}}\n");
+        with_text(text, &|scop| reductions::exact_update(scop, 0))
+    };
+    let max = Some(ReductionOp::Max);
+    let loop_max = "for (int i = 0; i < n; i++) a[0] = a[0] >= b[i] ? a[0] : b[i];";
+    assert_eq!(run("int a[1], int b[100]", loop_max), max);
+    assert_eq!(run("long a[1], int b[100]", loop_max), max);
+    assert_eq!(run("int a[1], unsigned char b[100]", loop_max), max);
+    assert_eq!(run("int a[1], long b[100]", loop_max), None);
+    assert_eq!(run("char a[1], char b[100]", loop_max), None);
+    let literal = "for (int i = 0; i < n; i++) a[0] = a[0] >= b[i] + 5000000000L ? a[0] : b[i] + 5000000000L;";
+    assert_eq!(run("int a[1], int b[100]", literal), None);
+    assert_eq!(run("long a[1], int b[100]", literal), max);
 }

@@ -123,10 +123,11 @@ fn of_statement(scop: &Scop, s: usize) -> Option<Reduction> {
 
 /// The operator of statement `s` where it updates its accumulator with one whose updates give
 /// the same value in any order, to the bit: `min`, `max` and the bitwise operators on an
-/// integer accumulator, with an operand computed in integers (no NaN, no signed zeros, no
-/// rounding; integer `+` and `*` are left out, as a reordered sum can overflow where the
-/// original did not). Unlike [`find`], the operand may read the accumulator's array: whether
-/// it reads the updated element itself is for the caller to rule out.
+/// integer accumulator of at least an `int`, with an operand computed in integers no wider
+/// than it (no NaN, no signed zeros, no rounding, no value stored cut short; integer `+` and
+/// `*` are left out, as a reordered sum can overflow where the original did not). Unlike
+/// [`find`], the operand may read the accumulator's array: whether it reads the updated element
+/// itself is for the caller to rule out.
 pub fn exact_update(scop: &Scop, s: usize) -> Option<ReductionOp> {
     let st = &scop.statements[s];
     let (op, acc, operand) = update(&st.body)?;
@@ -139,11 +140,67 @@ pub fn exact_update(scop: &Scop, s: usize) -> Option<ReductionOp> {
             | ReductionOp::BitXor
     );
     let datum = accumulator(acc)?;
-    let integer = scop
+    let bytes = scop
         .symbols
         .get(datum)
-        .is_some_and(|d| !is_floating(&d.elem_type));
-    (exact && integer && integral(scop, operand)).then_some(op)
+        .filter(|d| !is_floating(&d.elem_type))
+        .and_then(|d| integer_bytes(&d.elem_type))?;
+    let fits = bytes >= 4 && value_bytes(scop, operand).is_some_and(|b| b <= bytes);
+    (exact && fits && integral(scop, operand)).then_some(op)
+}
+
+/// The size of the integer type `ty` (as the model spells it, typedefs resolved) on LP64.
+fn integer_bytes(ty: &str) -> Option<u8> {
+    let words: Vec<&str> = ty.split_whitespace().collect();
+    let has = |w: &str| words.contains(&w);
+    if has("char") || has("_Bool") {
+        Some(1)
+    } else if has("short") {
+        Some(2)
+    } else if has("long") {
+        Some(8)
+    } else if has("int") || has("unsigned") || has("signed") {
+        Some(4)
+    } else {
+        None
+    }
+}
+
+/// The size of the integer type `e` is computed in (C's promotions: at least an `int`), where
+/// it is known: so that an update `acc = max(acc, e)` compares and stores the same value (an
+/// `int` accumulator of a `long` operand compares in `long` and stores it cut short, and then
+/// the order of the updates matters; so does a `char` accumulator of anything). Iterators and
+/// parameters count as `long`; calls are unknown.
+fn value_bytes(scop: &Scop, e: &Expr) -> Option<u8> {
+    let datum = |name: &str| integer_bytes(&scop.symbols.get(name)?.elem_type);
+    let size = match e {
+        Expr::Int { value, text } => {
+            let suffix = text.to_ascii_lowercase().contains('l');
+            if suffix || i32::try_from(*value).is_err() {
+                8
+            } else {
+                4
+            }
+        }
+        Expr::Char(_) => 4,
+        Expr::Var(name) => datum(name).unwrap_or(8),
+        Expr::Index { array, .. } => datum(array)?,
+        Expr::Unary {
+            op: UnaryOp::Not, ..
+        } => 4,
+        Expr::Unary { operand, .. } => value_bytes(scop, operand)?,
+        Expr::Binary { op, .. } if op.is_truth() => 4,
+        Expr::Binary { op, lhs, rhs } => match op {
+            BinaryOp::Shl | BinaryOp::Shr => value_bytes(scop, lhs)?,
+            _ => value_bytes(scop, lhs)?.max(value_bytes(scop, rhs)?),
+        },
+        Expr::Ternary { then, other, .. } => {
+            value_bytes(scop, then)?.max(value_bytes(scop, other)?)
+        }
+        Expr::Cast { ty, .. } => integer_bytes(ty.trim())?,
+        Expr::Float(_) | Expr::Call { .. } | Expr::Assign { .. } => return None,
+    };
+    Some(size.max(4))
 }
 
 /// What a `min` or `max` statement keeps where its accumulator and operand compare neither
