@@ -30,7 +30,7 @@
 //! reads only rows before the block, and from its tails on the block's rows run one by one,
 //! as written, so that each reads rows already done.
 //!
-//! A body that fails those rules may still jam as a *folded* body ([`Accesses::folded`]):
+//! A body that fails those rules may still jam as a *folded* body (`Accesses::folded`):
 //! every statement updates the row's one element with an operator whose updates give the same
 //! value in any order (integer `min`, `max`, bitwise: nussinov's `table[i][j] =
 //! max_score(table[i][j], ...)`), and reads, of that array, only rows before its own or
@@ -72,7 +72,7 @@ pub struct JamLoop {
     /// rows run one by one, as written.
     pub serial_from: Option<usize>,
     /// Every statement folds the row's one element with an exact operator
-    /// ([`Accesses::folded`]): a block runs its inner loops' jammed ranges first, then each
+    /// (`Accesses::folded`): a block runs its inner loops' jammed ranges first, then each
     /// row's statements and tails, row by row.
     pub folded: bool,
 }
@@ -126,7 +126,7 @@ pub struct Jammed {
     /// tiles on one thread at SMALL (0.117 against 0.114 ms, medians of 61 rotated runs) and
     /// 1.5x slower at MEDIUM (4.2 against 2.8 ms).
     pub statements: BTreeSet<usize>,
-    /// Whether folded jammed rows ([`Accesses::folded`]) run every statement of the SCoP's
+    /// Whether folded jammed rows (`Accesses::folded`) run every statement of the SCoP's
     /// deepest loops: a block runs the deepest loop's updates of its eight rows as one vector,
     /// where the tiles run them one at a time (nussinov LARGE: 0.73 s on one thread, its tiles
     /// 1.8 s on two, its original 4.5 s). Tiles then pay only on many threads
