@@ -238,12 +238,7 @@ impl<'a> FileJob<'a> {
             .flatten();
         let untiled = Untiled {
             code: outlined.as_ref().map_or(original_order, |o| &o.call),
-            covers_work: jammed.as_ref().is_some_and(|j| j.covers_work),
-            vectorised: jammed.as_ref().is_some_and(|j| j.vectorised),
-            jammed: jammed
-                .as_ref()
-                .map(|j| j.statements.clone())
-                .unwrap_or_default(),
+            jammed: jammed.as_ref(),
             tiled_call: outlined.as_ref().map(|o| o.tiled_call.as_str()),
         };
         let job = ScopJob {

@@ -49,9 +49,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rosepolly::analysis::reductions::{self, ReductionOp};
 use rosepolly::math::isl::{Ctx, UnionMap};
+use rosepolly::model::affine::Affine;
 use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::model::Scop;
-use rosepolly::syntax::{self, RecoveryOptions};
+use rosepolly::syntax::{self, to_affine, RecoveryOptions};
 
 use crate::c::{host_control, loop_header, print_k, statement_instance, COptions};
 use crate::ir::{KLoop, KNode, ScopData};
@@ -290,6 +291,12 @@ fn constant_at_zero(e: &Expr, vars: [&str; 2]) -> Option<i64> {
     evaluate(&zeroed)
 }
 
+/// `e` when it is the row variable `v` plus a constant: the constant.
+fn row_offset(e: &Expr, v: &str) -> Option<i64> {
+    let shape = coefficients(e, [v, "", ""]) == Some([1, 0, 0]);
+    constant_at_zero(e, [v, v]).filter(|_| shape)
+}
+
 /// The value of `e` when it is integer literals (as [`literal`] reads them: casts only to
 /// types that hold them) combined by `+`, `-`, `*` and negation.
 fn evaluate(e: &Expr) -> Option<i64> {
@@ -351,50 +358,6 @@ fn inner_variables(items: &[Item]) -> Vec<&str> {
         .collect()
 }
 
-/// An affine form: the nonzero coefficients of its variables, and its constant.
-type Form = (BTreeMap<String, i64>, i64);
-
-/// `e` as an affine form, where it is a sum of integer multiples of variables and literals.
-fn form(e: &Expr) -> Option<Form> {
-    if let Some(k) = literal(e) {
-        return Some((BTreeMap::new(), k));
-    }
-    match e {
-        Expr::Var(name) => Some((BTreeMap::from([(name.clone(), 1)]), 0)),
-        Expr::Unary {
-            op: rosepolly::model::expr::UnaryOp::Neg,
-            operand,
-        } => plus((BTreeMap::new(), 0), form(operand)?, -1),
-        Expr::Binary { op, lhs, rhs } => match (op, literal(lhs), literal(rhs)) {
-            (BinaryOp::Add, ..) => plus(form(lhs)?, form(rhs)?, 1),
-            (BinaryOp::Sub, ..) => plus(form(lhs)?, form(rhs)?, -1),
-            (BinaryOp::Mul, Some(k), _) => plus((BTreeMap::new(), 0), form(rhs)?, k),
-            (BinaryOp::Mul, _, Some(k)) => plus((BTreeMap::new(), 0), form(lhs)?, k),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// `a + k * b`.
-fn plus(a: Form, b: Form, k: i64) -> Option<Form> {
-    let (mut vars, mut constant) = a;
-    for (name, c) in b.0 {
-        let sum = vars
-            .get(&name)
-            .copied()
-            .unwrap_or(0)
-            .checked_add(c.checked_mul(k)?)?;
-        if sum == 0 {
-            vars.remove(&name);
-        } else {
-            vars.insert(name, sum);
-        }
-    }
-    constant = constant.checked_add(b.1.checked_mul(k)?)?;
-    Some((vars, constant))
-}
-
 /// Whether the read `a`, whose row subscript `p` is the updated element's, reads another
 /// element in every instance: some other subscript differs from the element's by a nonzero
 /// constant, or by `c * w + r` for `a`'s inner loop `w` (counting up from its start `w0`) where
@@ -403,28 +366,33 @@ fn plus(a: Form, b: Form, k: i64) -> Option<Form> {
 fn apart(a: &Access, element: &[Expr], p: usize, items: &[Item]) -> bool {
     let start = match (&a.inner, &items[a.item]) {
         (Some(w), Item::Inner(inner)) if inner.header.step > 0 => {
-            form(&inner.header.init).map(|f| (w.as_str(), f))
+            to_affine(&inner.header.init).map(|w0| (w.as_str(), w0))
         }
         _ => None,
     };
     (0..element.len()).filter(|&q| q != p).any(|q| {
-        let (Some(x), Some(y)) = (form(&a.subscripts[q]), form(&element[q])) else {
+        let Some(diff) = to_affine(&a.subscripts[q])
+            .zip(to_affine(&element[q]))
+            .map(|(x, y)| Affine::minus(x, y))
+        else {
             return false;
         };
-        let Some((mut vars, constant)) = plus(x, y, -1) else {
+        let Some(linear) = diff.linear() else {
             return false;
         };
-        if vars.is_empty() {
-            return constant != 0;
+        if linear.coeffs.is_empty() {
+            return linear.constant != 0;
         }
+        // `c * w + r`: at `w`'s start, a constant of `c`'s sign.
         let Some((w, w0)) = &start else {
             return false;
         };
-        let Some(c) = vars.remove(*w) else {
+        let Some(&c) = linear.coeffs.get(*w) else {
             return false;
         };
-        match plus((vars, constant), w0.clone(), c) {
-            Some((rest, at_start)) if rest.is_empty() => at_start != 0 && (at_start > 0) == (c > 0),
+        let at_start = diff.rename(&|v| if v == *w { w0.clone() } else { Affine::var(v) });
+        match at_start.linear() {
+            Some(l) if l.coeffs.is_empty() => l.constant != 0 && (l.constant > 0) == (c > 0),
             _ => false,
         }
     })
@@ -554,9 +522,7 @@ impl Accesses {
         // The row's subscript, `v + e`.
         let p = (0..element.len()).find(|&p| {
             let s = &element[p];
-            coefficients(s, [v, "", ""]) == Some([1, 0, 0])
-                && constant_at_zero(s, [v, v]).is_some()
-                && !inners.iter().any(|w| mentions(s, w))
+            row_offset(s, v).is_some() && !inners.iter().any(|w| mentions(s, w))
         });
         let (true, Some(p)) = (one, p) else {
             return None;
@@ -586,13 +552,8 @@ impl Accesses {
             } else if a.inner.is_some() {
                 (accesses.earlier_row(a, p, &element[p], v, items), false)
             } else {
-                let offset = |s: &Expr| constant_at_zero(s, [v, v]);
-                let shape = coefficients(&a.subscripts[p], [v, "", ""]) == Some([1, 0, 0]);
-                let before = match (offset(&a.subscripts[p]), offset(&element[p])) {
-                    (Some(d), Some(e)) => d < e,
-                    _ => false,
-                };
-                (shape && before, false)
+                let offsets = (row_offset(&a.subscripts[p], v), row_offset(&element[p], v));
+                (matches!(offsets, (Some(d), Some(e)) if d < e), false)
             };
             if !prior && !other {
                 return None;

@@ -2,7 +2,6 @@
 //! for a target (schedule → tile space → IR → text). The driver runs it per SCoP; nothing
 //! else strings these steps together.
 
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use rosepolly::diag::Phase;
@@ -20,6 +19,7 @@ use crate::host::indent;
 use crate::host_printer::HostBlock;
 use crate::inner_loops;
 use crate::ir::{ScopData, ScopIr};
+use crate::jam::Jammed;
 use crate::lower::{tile_bodies, Device, Lowering};
 use crate::openmp::OpenMp;
 
@@ -40,13 +40,9 @@ pub struct Untiled<'a> {
     /// The SCoP's original order: the user's lines, or jammed rows ([`crate::jam`]), or a call
     /// of the function that holds them ([`crate::outline`]).
     pub code: &'a str,
-    /// Whether jammed rows run all of the SCoP's work ([`crate::jam::Jammed::covers_work`]).
-    pub covers_work: bool,
-    /// Whether folded jammed rows run the deepest loops' work as vectors
-    /// ([`crate::jam::Jammed::vectorised`]).
-    pub vectorised: bool,
-    /// The statements jammed rows run in inner loops ([`crate::jam::Jammed::statements`]).
-    pub jammed: BTreeSet<usize>,
+    /// The original order's jammed rows, where a loop of it has them: what they run tells the
+    /// cost model how fast that order is.
+    pub jammed: Option<&'a Jammed>,
     /// The call of the function that runs the tiled path, where it runs from one
     /// ([`crate::outline::Outlined::tiled_call`]).
     pub tiled_call: Option<&'a str>,
@@ -262,17 +258,15 @@ impl ScopJob<'_, '_> {
     pub fn tiled_c(&self, untiled: &Untiled) -> Result<HostBlock, AstFailure> {
         let (scop, opts) = (self.scop, self.opts);
         let mut ir = self.lowered(Device::Cpu, false)?;
-        if !untiled.jammed.is_empty() {
-            let reorder = inner_loops::reorder(scop, &tile_bodies(&ir.groups), &untiled.jammed);
-            if let Some(original) = ir.original.as_mut() {
-                original.reorder = reorder;
+        if let (Some(jammed), Some(original)) = (untiled.jammed, ir.original.as_mut()) {
+            if !jammed.statements.is_empty() {
+                let bodies = tile_bodies(&ir.groups);
+                original.reorder = inner_loops::reorder(scop, &bodies, &jammed.statements);
             }
-        }
-        if let Some(original) = ir.original.as_mut() {
-            if untiled.covers_work || untiled.vectorised {
+            if jammed.covers_work || jammed.vectorised {
                 original.jammed();
             }
-            original.vectorised = untiled.vectorised;
+            original.vectorised = jammed.vectorised;
         }
         let body = OpenMp::new(
             &ir,
