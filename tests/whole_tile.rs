@@ -265,34 +265,92 @@ fn row_blocks_in_part_of_the_work_pay_where_the_lines_walk_columns() {
     assert!(small.contains("untiled=1"), "{small}");
 }
 
-/// A process that keeps a core busy takes a thread away for as long as it stays busy: the
-/// readings of the runnable tasks (`polyc_usable_threads`) go on for a while before giving up a
-/// thread, so that a task that runs for a moment does not, but one that stays runnable does.
-/// seidel-2d at MEDIUM runs its tiles on threads; with a busy loop beside it and as many
-/// OpenMP threads as cores, it starts fewer (other tests' processes may take more).
-#[test]
-fn a_busy_core_takes_a_thread_away() {
+/// A process spinning on a core while it lives (`while :; do :; done`).
+struct BusyLoop(std::process::Child);
+
+impl BusyLoop {
+    fn start() -> BusyLoop {
+        let child = std::process::Command::new("sh")
+            .args(["-c", "while :; do :; done"])
+            .spawn()
+            .expect("a busy loop");
+        BusyLoop(child)
+    }
+}
+
+impl Drop for BusyLoop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The `threads=` of a profile line.
+fn threads_of(line: &str) -> usize {
+    line.split_once(" threads=")
+        .and_then(|(_, rest)| rest.split(' ').next()?.trim().parse().ok())
+        .expect("a thread count")
+}
+
+/// The machine's cores, or None (with the reason printed) where there is only one.
+fn several_cores() -> Option<usize> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if cores < 2 {
         println!("skipped: one core, so no thread to take away");
-        return;
+        return None;
     }
-    let mut busy = std::process::Command::new("sh")
-        .args(["-c", "while :; do :; done"])
-        .spawn()
-        .expect("a busy loop");
+    Some(cores)
+}
+
+/// A process that keeps a core busy takes a thread away for as long as it stays busy: the
+/// readings of the runnable tasks (`polyc_usable_threads`) go on for a while before giving up a
+/// thread, so that a task that runs for a moment does not, but one that stays runnable does.
+/// seidel-2d at MEDIUM runs its tiles by wavefronts on threads, a barrier after each step;
+/// with a busy loop beside it and as many OpenMP threads as cores, it starts fewer (other
+/// tests' processes may take more).
+#[test]
+fn a_busy_core_takes_a_thread_away() {
+    let Some(cores) = several_cores() else { return };
+    let busy = BusyLoop::start();
     let threads = cores.to_string();
     let (line, _, _work) =
         common::checked_profile("seidel-2d", "MEDIUM", &[("OMP_NUM_THREADS", &threads)]);
-    let _ = busy.kill();
-    let _ = busy.wait();
+    drop(busy);
     assert!(line.contains("untiled=0 whole_tile=0"), "{line}");
-    let used: usize = line
-        .split_once(" threads=")
-        .and_then(|(_, rest)| rest.split(' ').next()?.trim().parse().ok())
-        .expect("a thread count");
+    let used = threads_of(&line);
     assert!(
         used < cores,
         "{used} threads of {cores} beside a busy loop: {line}"
     );
+}
+
+/// Parallel loops that start the threads seldom keep them all beside a busy process
+/// (`polyc_busy_threads`): the thread that shares its core runs part of the time and takes
+/// fewer of the tiles, handed out one at a time, and the join waits for it once. gemm at LARGE
+/// starts them once for 2^30 points (its arrays are not dumped: 10 MB of text).
+#[test]
+fn a_busy_core_leaves_the_threads_to_parallel_loops_that_start_them_seldom() {
+    let Some(cores) = several_cores() else { return };
+    let k = polybench::kernel("gemm").expect("a bundled kernel");
+    let work = scratch_dir("busy-gemm");
+    let mut build = Build::new("LARGE", true);
+    build.dump_arrays = false;
+    let src = work.join("gemm.c");
+    common::polyc_kernel(&k, &build, &["--target", "c"], &src).unwrap();
+    let exe = work.join("gemm");
+    harness::compile(&k, &src, &build, &exe).unwrap();
+    let busy = BusyLoop::start();
+    let threads = cores.to_string();
+    let env = [
+        ("POLYC_PROFILE", "1"),
+        ("OMP_NUM_THREADS", threads.as_str()),
+    ];
+    let profile = harness::run(&exe, &env).unwrap();
+    drop(busy);
+    let line = profile
+        .lines()
+        .find(|l| l.starts_with("polyc: scop=0") && l.contains(" threads="))
+        .expect("a profile line");
+    assert!(line.contains("untiled=0 whole_tile=0"), "{line}");
+    assert_eq!(threads_of(line), cores, "beside a busy loop: {line}");
 }

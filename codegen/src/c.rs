@@ -121,6 +121,16 @@ pub const SYNC_POINTS: i64 = 1 << 16;
 /// its jammed rows on one 0.73 s, its original 4.5 s: a thread of tiles is worth about 1.25
 /// of the original's, a block 6).
 pub const VECTOR_ROWS_THREADS: i64 = crate::jam::ROWS;
+/// The fewest points (weighed by the latency) per start of the threads for a SCoP's parallel
+/// loops to keep all of OpenMP's threads where other processes keep cores busy
+/// (`polyc_busy_threads`): a thread that shares its core with another process still runs
+/// about half the time, and each start ends at a join that waits for it once. Measured on the
+/// 2-core AMD EPYC VM beside a process spinning on a core, LARGE, all threads against the free
+/// one (medians of 7): gemm (one start, 2^30 points) 175 against 221 ms; floyd-warshall
+/// (25,190 starts of 870,000 points, rounds of 3) 24.6-30.3 against 17.5-18.7 s. SCoPs whose
+/// tiles run by wavefronts keep the free threads alone: a barrier ends each step and waits for
+/// a descheduled thread at every one (cholesky LARGE, 125 steps, 722 against 564 ms).
+pub const BUSY_SYNC_POINTS: i64 = 1 << 25;
 /// How long, per point of work, a SCoP may watch /proc/loadavg for another process's task to
 /// go before it takes threads away (`polyc_usable_threads`): 1% of a nanosecond a point.
 pub const WATCH_SHARE: f64 = 1e-11;
@@ -270,6 +280,17 @@ static inline __attribute__((unused)) int polyc_usable_threads(double work) {{
   if (free < threads) threads = free < 1 ? 1 : (int)free;
   return threads;
 }}
+/* The threads for a SCoP of `work` points (weighed) that starts them `syncs` times, `waves`
+   where its tiles run by wavefronts: the free ones (`polyc_usable_threads`), or all of
+   OpenMP's where others keep cores busy, the SCoP has no wavefronts and each start has
+   {BUSY_SYNC_POINTS} points or more of work. A thread on a shared core runs part of the time;
+   its share of a parallel loop's tiles, handed out dynamically, shrinks to what it runs, and
+   the join waits for it once per start. A wavefront's barrier waits for it at every step. */
+static inline __attribute__((unused)) int polyc_busy_threads(double work, long syncs, int waves) {{
+  const int free = polyc_usable_threads(work);
+  const int all = polyc_omp_threads();
+  return free < all && !waves && work >= {BUSY_SYNC_POINTS}.0 * (double)(syncs > 1 ? syncs : 1) ? all : free;
+}}
 /* Where tiles do not pay: 0, the original's lines, or where the tiles' order is better and the
    work hides the tile walk's set-up (atax MEDIUM, 0.15 ms, ran 0.04 ms slower as one tile),
    on this thread, 2, the whole band as one tile (`reorder` 1), or 1, the tiles, when their
@@ -319,12 +340,13 @@ static inline __attribute__((unused)) int polyc_small(double points, int latency
    jacobi-2d (12 million points, 4 ms) is little beside a MEDIUM seidel-2d (16 million points
    each waiting for the one before, 137 ms; tiled on two threads, 110 ms). `syncs`: how many
    times the tiles would start the threads (at least that many, where counting stopped early;
-   codegen::openmp, `sync_count`). `reorder` + 16: the original order's jammed rows run its
+   codegen::openmp, `sync_count`). `waves`: 1 where a group's tiles run by wavefronts, a
+   barrier after each step (`polyc_busy_threads`). `reorder` + 16: the original order's jammed rows run its
    deepest loops as vectors, and tiles pay only on {VECTOR_ROWS_THREADS} threads or more. Not
    inlined: it runs once per SCoP execution, and inlined into the kernel's function it changed
    how gcc laid out the kernel's own loops (gemm MEDIUM, run untiled: 5.5 ms against the
    original's 4.0 ms, 4.0 ms with it apart). */
-static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int latency, long syncs, int tuned) {{
+static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int latency, long syncs, int waves, int tuned) {{
   const long min = polyc_min_points();
   if (min >= 0) {{
     polyc_threads = polyc_omp_threads();
@@ -332,7 +354,7 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
   }}
   if (tuned >= 0) {{
     if (polyc_tuned_untiled(tuned)) return 0;
-    polyc_threads = polyc_usable_threads(points * latency);
+    polyc_threads = polyc_busy_threads(points * latency, syncs, waves);
     polyc_threads_started = 1;
     return 1;
   }}
@@ -357,9 +379,10 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
     polyc_threads = 1;
     return strided && points >= {WARM_POINTS}.0 && bytes > polyc_cache_bytes() ? 1 : untiled;
   }}
-  /* One thread because other processes are busy (a snapshot, which can be wrong): the tiled
-     schedule still runs, only without threads to wait for. */
-  polyc_threads = polyc_usable_threads(work);
+  /* Fewer threads where other processes are busy (a snapshot, which can be wrong): the tiled
+     schedule still runs, on the free threads, or on all of them for parallel loops that start
+     them seldom (`polyc_busy_threads`). */
+  polyc_threads = polyc_busy_threads(work, syncs, waves);
   if ((reorder & 16) && polyc_threads < {VECTOR_ROWS_THREADS}) {{
     polyc_threads = 1;
     return untiled;

@@ -11,6 +11,7 @@ use std::fmt::Write;
 use rosepolly::model::expr::Expr;
 
 use avelas_contract::{ConfigFns, C_TARGET_FNS};
+use ptile::TileMode;
 
 use crate::c::{self, COptions};
 use crate::host::{group_opening, indent, points_range, Labels, TileWalk};
@@ -103,9 +104,10 @@ impl HostDialect for OpenMp<'_> {
                 };
                 out.push_str(&self.sync_count(original.latency));
                 let pay = format!(
-                    "polyc_tiles_pay(polyc_points, polyc_bytes, {}, {reorder}, {}, polyc_syncs, polyc_tuned)",
+                    "polyc_tiles_pay(polyc_points, polyc_bytes, {}, {reorder}, {}, polyc_syncs, {}, polyc_tuned)",
                     i32::from(original.strided),
-                    original.latency
+                    original.latency,
+                    i32::from(self.steps_at_barriers())
                 );
                 if self.reassociates() {
                     // Rows of partial results give other last bits than the original's lines,
@@ -336,6 +338,15 @@ impl OpenMp<'_> {
             c::SYNC_POINTS
         );
         out
+    }
+
+    /// Whether a group's tiles run by wavefronts: one team of threads, a barrier after each step
+    /// (the argument `waves` of `polyc_tiles_pay`).
+    fn steps_at_barriers(&self) -> bool {
+        self.ir
+            .groups
+            .iter()
+            .any(|g| matches!(&g.code, GroupCode::Tiled(t) if t.mode == TileMode::Wavefront))
     }
 
     /// `polyc_reorder`, the argument `reorder` of `polyc_tiles_pay` at the tile sizes the SCoP
