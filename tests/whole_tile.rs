@@ -199,9 +199,10 @@ fn trisolv_runs_its_jammed_rows() {
     }
 }
 
-/// The profile line of `kernel` built at `dataset`, run on two threads.
-fn profile_line(kernel: &str, dataset: &str) -> String {
-    let work = scratch_dir(&format!("cost-model-{kernel}"));
+/// The profile line of `kernel` built at `dataset` (its arrays not dumped), run on `threads`
+/// OpenMP threads, beside a busy process where `busy`.
+fn profile_line_on(kernel: &str, dataset: &str, threads: &str, busy: bool) -> String {
+    let work = scratch_dir(&format!("cost-model-{kernel}-{dataset}"));
     let k = polybench::kernel(kernel).expect("a bundled kernel");
     let mut build = Build::new(dataset, true);
     build.dump_arrays = false;
@@ -209,11 +210,19 @@ fn profile_line(kernel: &str, dataset: &str) -> String {
     common::polyc_kernel(&k, &build, &["--target", "c"], &src).unwrap();
     let exe = work.join(kernel);
     harness::compile(&k, &src, &build, &exe).unwrap();
-    let out = harness::run(&exe, &[("POLYC_PROFILE", "1"), ("OMP_NUM_THREADS", "2")]).unwrap();
+    let beside = busy.then(BusyLoop::start);
+    let env = [("POLYC_PROFILE", "1"), ("OMP_NUM_THREADS", threads)];
+    let out = harness::run(&exe, &env).unwrap();
+    drop(beside);
     out.lines()
         .find(|l| l.starts_with("polyc: scop=0"))
         .expect("a profile line")
         .to_string()
+}
+
+/// The profile line of `kernel` built at `dataset`, run on two threads.
+fn profile_line(kernel: &str, dataset: &str) -> String {
+    profile_line_on(kernel, dataset, "2", false)
 }
 
 /// seidel-2d and jacobi-2d at MEDIUM hold alike numbers of points (16 and 12 million, below
@@ -331,26 +340,7 @@ fn a_busy_core_takes_a_thread_away() {
 #[test]
 fn a_busy_core_leaves_the_threads_to_parallel_loops_that_start_them_seldom() {
     let Some(cores) = several_cores() else { return };
-    let k = polybench::kernel("gemm").expect("a bundled kernel");
-    let work = scratch_dir("busy-gemm");
-    let mut build = Build::new("LARGE", true);
-    build.dump_arrays = false;
-    let src = work.join("gemm.c");
-    common::polyc_kernel(&k, &build, &["--target", "c"], &src).unwrap();
-    let exe = work.join("gemm");
-    harness::compile(&k, &src, &build, &exe).unwrap();
-    let busy = BusyLoop::start();
-    let threads = cores.to_string();
-    let env = [
-        ("POLYC_PROFILE", "1"),
-        ("OMP_NUM_THREADS", threads.as_str()),
-    ];
-    let profile = harness::run(&exe, &env).unwrap();
-    drop(busy);
-    let line = profile
-        .lines()
-        .find(|l| l.starts_with("polyc: scop=0") && l.contains(" threads="))
-        .expect("a profile line");
+    let line = profile_line_on("gemm", "LARGE", &cores.to_string(), true);
     assert!(line.contains("untiled=0 whole_tile=0"), "{line}");
-    assert_eq!(threads_of(line), cores, "beside a busy loop: {line}");
+    assert_eq!(threads_of(&line), cores, "beside a busy loop: {line}");
 }
