@@ -167,13 +167,13 @@ fn hostile_inputs_get_their_expected_outcome() {
     inputs.sort();
     assert!(inputs.len() >= 15);
     let work = polybench::harness::scratch_dir("hostile");
-    let failures: Vec<String> = inputs
-        .iter()
-        .filter_map(|i| {
-            let out = work.join(i.file_name().unwrap());
-            check(i, &out, &expectation(i)).or_else(|| check_fallbacks(i))
-        })
-        .collect();
+    let failures: Vec<String> = polybench::harness::par_map(&inputs, |i| {
+        let out = work.join(i.file_name().unwrap());
+        check(i, &out, &expectation(i)).or_else(|| check_fallbacks(i))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

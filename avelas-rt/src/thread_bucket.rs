@@ -211,6 +211,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "safe arithmetic over many points: minutes under Miri, which checks raw memory (the ffi tests run these buckets there)"
+    )]
     fn rectangular_layouts_cover_the_box_once() {
         for extents in [
             vec![1],
@@ -257,6 +261,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "safe arithmetic over many points: minutes under Miri, which checks raw memory (the ffi tests run these buckets there)"
+    )]
     fn work_groups_respect_the_device_limit() {
         let b = ThreadBucket::rectangular(&[64, 64], 32, 1024).unwrap();
         assert_eq!(b.work_group(), 1024);

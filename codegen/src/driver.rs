@@ -429,7 +429,7 @@ enum HostWhy {
 
 /// The most OpenCL kernel source one SCoP may have; past it the SCoP runs on the host. OpenCL
 /// compiles kernels when the program runs: the 3.2 MB of serial kernels of
-/// `tests/inputs/semantics/ast-error-without-message.c` kept PoCL busy for minutes on their
+/// `tests/inputs/hostile/ast-error-without-message.c` kept PoCL busy for minutes on their
 /// first run, where the suite's largest, deriche's 0.9 MB, build in seconds.
 pub const MAX_OPENCL_KERNELS: usize = 2 << 20;
 

@@ -32,6 +32,12 @@ pub fn succeeded(out: std::process::Output) -> std::process::Output {
     out
 }
 
+/// Whether `POLYC_SWEEP=1` asks for the long sweeps (`scripts/sweep.sh`): every run setting at
+/// every dataset, where CI runs a fixed sample at the larger one.
+pub fn sweep() -> bool {
+    std::env::var("POLYC_SWEEP").is_ok_and(|v| v == "1")
+}
+
 /// Is an OpenCL platform installed? (setup.sh installs PoCL; a machine without one skips.)
 pub fn opencl_present() -> bool {
     let dir = std::env::var_os("OCL_ICD_VENDORS")
