@@ -1,10 +1,11 @@
 //! Random affine programs (`polybench::random`, with random C integer types and iterators read
 //! after the SCoP), compiled by polyc for the C target and run at several tile sizes and thread
 //! counts, print what gcc's build of the original prints. `POLYC_RANDOM_CASES` sets how many
-//! (default 120; 200 until CI on the 2-core AMD EPYC VM neared its 45 minutes); `POLYC_RICH_CASES` how many programs with strides, `min`/`max` bounds and
-//! conditions too (default 60, a fixed sample of what `scripts/differential.sh` runs by the
-//! thousand); `POLYC_TEMPORARY_CASES` how many with a nest of temporary arrays besides (default
-//! 30, `FEATURES=temporaries scripts/differential.sh`).
+//! (default 120; it was 200 until CI's time neared 45 minutes, `docs/decisions.md`);
+//! `POLYC_RICH_CASES` how many programs with strides, `min`/`max` bounds and conditions too
+//! (default 60, a fixed sample of what `scripts/differential.sh` runs by the thousand);
+//! `POLYC_TEMPORARY_CASES` how many with a nest of temporary arrays besides (default 30,
+//! `FEATURES=temporaries scripts/differential.sh`).
 
 mod common;
 
