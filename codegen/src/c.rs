@@ -320,6 +320,22 @@ static inline __attribute__((unused)) double polyc_full_share(int n, const long 
   }}
   return share;
 }}
+/* How a SCoP runs on one thread, the user's (OMP_NUM_THREADS=1) or the one that other
+   processes' busy cores leave (`polyc_busy_threads`): the same choice for both. Tiles buy
+   locality alone there (from as many points as before the weighing: the latency is a reason
+   for threads, not for locality): where the data exceed the last-level cache, or a third of
+   it where the SCoP's time tiles pay (`reorder` + 32, codegen::ir::MAX_TIME_TILE_DEPTH): they
+   reuse what a step wrote in the steps after it, while the original's lines sweep arrays that
+   the cache no longer holds from one step to the next; at any size where those lines are a
+   recurrence (`latency` over 1: seidel-2d MEDIUM, 1.3 MB, one thread, medians of 7: tiles
+   0.142 s, its lines 0.165, the original 0.166), whose skewed tiles run independent points
+   side by side; else the plan without tiles (`untiled`). */
+static inline __attribute__((unused)) int polyc_one_thread(double points, double bytes, int reorder, int latency, int untiled) {{
+  polyc_threads = 1;
+  if (points < {WARM_POINTS}.0) return untiled;
+  if (reorder & 32) return latency > 1 || 3 * bytes > polyc_cache_bytes() ? 1 : untiled;
+  return bytes > polyc_cache_bytes() ? 1 : untiled;
+}}
 /* Whether the work is below every threshold, where nothing more is asked: counting the busy
    cores reads /proc/loadavg, and may wait 0.2 ms twice, as much as a small kernel takes
    (syr2k MEDIUM, untiled, lost 0.6 ms to it). */
@@ -342,7 +358,9 @@ static inline __attribute__((unused)) int polyc_small(double points, int latency
    times the tiles would start the threads (at least that many, where counting stopped early;
    codegen::openmp, `sync_count`). `waves`: 1 where a group's tiles run by wavefronts, a
    barrier after each step (`polyc_busy_threads`). `reorder` + 16: the original order's jammed rows run its
-   deepest loops as vectors, and tiles pay only on {VECTOR_ROWS_THREADS} threads or more. Not
+   deepest loops as vectors, and tiles pay only on {VECTOR_ROWS_THREADS} threads or more; + 32: the SCoP
+   has time tiles that pay on one thread (`polyc_one_thread`). On one thread, whatever left it one,
+   `polyc_one_thread` decides. Not
    inlined: it runs once per SCoP execution, and inlined into the kernel's function it changed
    how gcc laid out the kernel's own loops (gemm MEDIUM, run untiled: 5.5 ms against the
    original's 4.0 ms, 4.0 ms with it apart). */
@@ -364,12 +382,7 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
     polyc_threads = 1;
     return untiled;
   }}
-  /* One thread by the user's choice: tiles buy locality alone (from as many points as before
-     the weighing: the latency is a reason for threads, not for locality). */
-  if (polyc_omp_threads() <= 1) {{
-    polyc_threads = 1;
-    return points >= {WARM_POINTS}.0 && bytes > polyc_cache_bytes() ? 1 : untiled;
-  }}
+  if (polyc_omp_threads() <= 1) return polyc_one_thread(points, bytes, reorder, latency, untiled);
   if (work < (polyc_threads_started ? {WARM_POINTS}.0 : {COLD_POINTS}.0)
       || work < {SYNC_POINTS}.0 * (double)syncs) {{
     /* Too little work to start threads for, or to start them `syncs` times (each start ends
@@ -387,6 +400,7 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
     polyc_threads = 1;
     return untiled;
   }}
+  if (polyc_threads <= 1) return polyc_one_thread(points, bytes, reorder, latency, untiled);
   polyc_threads_started = 1;
   return 1;
 }}

@@ -386,7 +386,8 @@ impl OriginalOrder {
 
     /// The argument `reorder` of `polyc_tiles_pay`: the [`Reorder`], plus 4 where full tiles
     /// hold register blocks, and 8 more where those are rows (`rows`), plus 16 where the
-    /// original order runs as vectors (`vectorised`). This is its value before
+    /// original order runs as vectors (`vectorised`), plus 32 where its time tiles pay on one
+    /// thread once its arrays outgrow part of the cache (`time_tiles`). This is its value before
     /// the tile sizes are known: the SCoP's code clears the 4 and 8 where too few points lie
     /// in full tiles ([`MIN_FULL_SHARE`]).
     pub fn reorder_arg(&self) -> i32 {
@@ -398,7 +399,8 @@ impl OriginalOrder {
             4
         };
         let vectors = if self.vectorised { 16 } else { 0 };
-        self.reorder as i32 | registers | vectors
+        let sweeps = if self.time_tiles { 32 } else { 0 };
+        self.reorder as i32 | registers | vectors | sweeps
     }
 }
 
@@ -440,11 +442,24 @@ pub struct OriginalOrder {
     /// ([`ptile::locality::repeats_sweeps`]): its first tiled dimension then defaults to
     /// [`crate::host_printer::TIME_TILE`].
     pub sweeps: bool,
+    /// Whether the SCoP repeats sweeps (`sweeps`) in a band of at most [`MAX_TIME_TILE_DEPTH`]
+    /// dimensions: its time tiles then pay on one thread once its arrays exceed a third of the
+    /// last-level cache (`reorder` + 32, `polyc_one_thread`), where the original's lines fetch
+    /// each step's data from memory again.
+    pub time_tiles: bool,
     /// Whether folded jammed rows run the deepest loops' work as vectors
     /// ([`crate::jam::Jammed::vectorised`]): `reorder` + 16, and tiles pay only on
     /// [`crate::c::VECTOR_ROWS_THREADS`] threads or more.
     pub vectorised: bool,
 }
+
+/// The deepest band whose time tiles pay on one thread ([`OriginalOrder::time_tiles`]).
+/// Measured on the 2-core AMD EPYC VM (32 MiB L3), one thread, 100 steps, tiles at the
+/// default sizes against the lines, medians of 5: jacobi-2d (a band of 3) 1.11x the lines' time
+/// at 2.6 MB of arrays, 1.03x at 7.8 MB, 0.83x at 11.6, 0.51x at 16, 0.35x at 27; fdtd-2d 1.02x
+/// at 8.6 MB, 0.54x at 19, 0.31x at 29; heat-3d (a band of 4: time and three dimensions of
+/// space) 1.87x at 3.5 MB, 2.29x at 8.2, 1.42x at 16 and 1.13x at 27.6 (LARGE's size).
+pub const MAX_TIME_TILE_DEPTH: usize = 3;
 
 /// The share of a register-blocked group's points that must lie in full tiles for the tiles
 /// to pay on one thread (`OriginalOrder::registers`): gemm MEDIUM at the default sizes, 0.78,

@@ -26,6 +26,7 @@ use ptile::{outer_param, IntraDim, TileGroup, TileMode, TileSpace};
 use crate::inner_loops;
 use crate::ir::{
     origin, size, GroupCode, GroupIr, KNode, OriginalOrder, ScopData, ScopIr, TiledGroup,
+    MAX_TIME_TILE_DEPTH,
 };
 use crate::names::user;
 use crate::staging::Staging;
@@ -95,6 +96,7 @@ impl Lowering<'_, '_> {
         let tiles = tile_bodies(groups);
         // As the C printer indexes them (`OpenMp::new`).
         let (registers, rows) = register_blocks(self.scop, groups, &data.flat_expanded());
+        let sweeps = ptile::locality::repeats_sweeps(self.scop);
         Some(OriginalOrder {
             work: self.work_boxes()?,
             strided: ptile::locality::strides_across_rows(self.scop),
@@ -102,7 +104,8 @@ impl Lowering<'_, '_> {
             registers,
             rows,
             latency: ptile::locality::recurrence_latency(self.scop),
-            sweeps: ptile::locality::repeats_sweeps(self.scop),
+            sweeps,
+            time_tiles: sweeps && self.space.depth() <= MAX_TIME_TILE_DEPTH,
             vectorised: false,
         })
     }
