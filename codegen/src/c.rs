@@ -91,7 +91,8 @@ pub fn runtime() -> String {
 /// with `POLYC_MIN_POINTS` unset, when its points exceed [`COLD_POINTS`] while OpenMP's threads
 /// have not yet run in this process (their start-up is paid once, and measured 1 to 6 ms on
 /// our 2-core machine: more than a whole MEDIUM gemm), [`WARM_POINTS`] once they have; on one
-/// thread, only when the data exceed the last-level cache (tiles then buy locality alone), which
+/// thread, only when the data exceed the last-level cache (tiles then buy locality alone; a third
+/// of it for a stencil's time tiles, `polyc_one_thread`), which
 /// also holds below the thread thresholds for an original order that steps across array rows
 /// (`ptile::locality`). The threads are those of OpenMP less the cores other processes keep
 /// busy when the SCoP starts.
