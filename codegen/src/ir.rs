@@ -399,8 +399,8 @@ impl OriginalOrder {
             4
         };
         let vectors = if self.vectorised { 16 } else { 0 };
-        let sweeps = if self.time_tiles { 32 } else { 0 };
-        self.reorder as i32 | registers | vectors | sweeps
+        let time_tiles = if self.time_tiles { 32 } else { 0 };
+        self.reorder as i32 | registers | vectors | time_tiles
     }
 }
 
