@@ -4,9 +4,9 @@
 # model's own choice, in the original order (the untiled path, jammed rows included), and then
 # tiled (POLYC_MIN_POINTS=0) at the default sizes and at many POLYC_TILE_SIZES settings (sizes that register blocks
 # divide and sizes they do not, sizes outside the full tiles' specialised ones), on one and two
-# threads. Both programs are built with gcc -O2
-# -ffp-contract=off, so only the order of operations could tell them apart. Prints a line per
-# differing run and a summary; exit status 1 if any differed.
+# threads. Both programs are built with gcc -O2 (or $OPT, e.g. OPT="-O3 -march=native", which
+# vectorises what POLYC_IVDEP marks) -ffp-contract=off, so only the order of operations could
+# tell them apart. Prints a line per differing run and a summary; exit status 1 if any differed.
 #
 #   scripts/c-dump-check.sh KERNEL [DATASET...]          # default SMALL MEDIUM
 set -euo pipefail
@@ -23,7 +23,8 @@ sizes=(plain lines tiles 32 1 3 5 16 64 8,32,32 16,16,16 6,16,16 2,32,16 4,64,32
   2,256,16 32,48,32 4,96,16 8,80,24 48)
 fail=0
 for ds in "${datasets[@]}"; do
-  flags=(-O2 -I "$u" -I "$(dirname "$src")" -D"${ds}_DATASET" -DPOLYBENCH_DUMP_ARRAYS -ffp-contract=off)
+  read -r -a opt <<<"${OPT:--O2}"
+  flags=("${opt[@]}" -I "$u" -I "$(dirname "$src")" -D"${ds}_DATASET" -DPOLYBENCH_DUMP_ARRAYS -ffp-contract=off)
   gcc "${flags[@]}" "$src" "$u/polybench.c" -lm -o "$work/orig-$ds"
   "$work/orig-$ds" 2> "$work/orig-$ds.dump" > /dev/null
   target/release/polyc "$src" -I "$u" -D"${ds}_DATASET" -o "$work/polyc-$ds.c"

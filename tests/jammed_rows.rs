@@ -79,6 +79,7 @@ fn matrix_vector_kernels_run_their_jammed_rows_and_compute_the_same() {
         name: "jammed",
         polyc_flags: &["--target", "c"],
         openmp: true,
+        cflags: &[],
         runs: &[&[("OMP_NUM_THREADS", "2")]],
         ldflags: vec![],
     }];

@@ -195,6 +195,7 @@ fn no_reductions_keeps_the_original_order_exactly() {
         name: "opencl-no-reductions",
         polyc_flags: &["--target", "opencl", "--no-reductions"],
         openmp: false,
+        cflags: &[],
         runs: &[
             &[("POLYC_TILE_SIZES", "3,5,7")],
             &[("POLYC_TILE_SIZES", "16,8,64")],

@@ -57,6 +57,7 @@ fn generated_c_is_clean_under_address_and_undefined_behaviour_sanitizers() {
         name: "sanitized",
         polyc_flags: &["--target", "c"],
         openmp: true,
+        cflags: &[],
         runs: RUNS,
         ldflags: SANITIZE.iter().map(|s| s.to_string()).collect(),
     }];

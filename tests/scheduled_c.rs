@@ -16,6 +16,7 @@ fn variants() -> Vec<Variant<'static>> {
             name: "serial",
             polyc_flags: &["--target", "c", "--no-tile"],
             openmp: false,
+            cflags: &[],
             runs: &[SERIAL],
             ldflags: vec![],
         },
@@ -23,6 +24,7 @@ fn variants() -> Vec<Variant<'static>> {
             name: "omp",
             polyc_flags: &["--target", "c", "--no-tile"],
             openmp: true,
+            cflags: &[],
             runs: &[ONE_THREAD, TWO_THREADS],
             ldflags: vec![],
         },
@@ -57,6 +59,7 @@ fn one_time_loops_keep_the_results() {
         name: "otl",
         polyc_flags: &["--target", "c", "--no-tile", "--otl"],
         openmp: true,
+        cflags: &[],
         runs: &[TWO_THREADS],
         ldflags: vec![],
     }];

@@ -199,9 +199,11 @@ impl TileWalk<'_> {
         let points: Vec<String> = (0..t.points.len())
             .map(|k| format!("(double)polyc_lmax(0, polyc_phi{k} - polyc_plo{k} + 1)"))
             .collect();
+        // `(void)`: where the rows are too long to print twice, only the region's pragma reads
+        // the team, and a build without OpenMP warned of an unused variable.
         let _ = writeln!(
             w,
-            "const int polyc_team_size = polyc_team((double)(polyc_ghi0 - polyc_glo0 + 1) * (double)(({}) - ({}) + 1), ({}) - ({}) + 1, {});",
+            "const int polyc_team_size = polyc_team((double)(polyc_ghi0 - polyc_glo0 + 1) * (double)(({}) - ({}) + 1), ({}) - ({}) + 1, {}); (void)polyc_team_size;",
             sum("ghi", 1),
             sum("glo", 1),
             sum("ghi", 0),

@@ -323,7 +323,7 @@ fn evaluate(e: &Expr) -> Option<i64> {
 
 /// The last value of a loop `for (v = ...; v < e or v <= e; v++)` whose bound does not
 /// depend on `v`, as the condition's operator and bound.
-fn bound(l: &KLoop) -> Option<(BinaryOp, &Expr)> {
+pub(crate) fn bound(l: &KLoop) -> Option<(BinaryOp, &Expr)> {
     let Expr::Binary { op, lhs, rhs } = &l.cond else {
         return None;
     };

@@ -96,6 +96,8 @@ pub struct Variant<'a> {
     pub name: &'a str,
     pub polyc_flags: &'a [&'a str],
     pub openmp: bool,
+    /// C compiler flags of the generated program in place of `-O2` (empty: `-O2`).
+    pub cflags: &'a [&'a str],
     pub runs: &'a [&'a [(&'a str, &'a str)]],
     /// Link flags (libraries) of the generated program.
     pub ldflags: Vec<String>,
@@ -149,6 +151,9 @@ pub fn check_kernel(k: &Kernel, dataset: &str, variants: &[Variant], work: &Path
         let out = work.join(format!("{tag}.c"));
         let mut build = Build::new(dataset, v.openmp);
         build.ldflags = v.ldflags.clone();
+        if !v.cflags.is_empty() {
+            build.cflags = v.cflags.iter().map(|f| f.to_string()).collect();
+        }
         if let Err(e) = polyc_kernel(k, &build, v.polyc_flags, &out) {
             failures.push(format!("{tag}: {e}"));
             continue;
