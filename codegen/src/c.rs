@@ -19,9 +19,23 @@ pub fn helpers() -> String {
          #define {MIN}(a, b) ((a) < (b) ? (a) : (b))\n\
          #define {MAX}(a, b) ((a) > (b) ? (a) : (b))\n\
          #define {FLOORD}(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))\n\
-         #endif\n"
+         #endif\n{IVDEP}"
     )
 }
+
+/// The mark before a loop whose iterations no dependence crosses ([`Printer::host_loop`]),
+/// in every file, as the scheduled C without tiles marks its loops too.
+const IVDEP: &str = r#"/* Before a loop whose iterations no dependence crosses (polyc's schedule says so), for gcc,
+   which cannot prove it where statements write arrays polyc made from scalars and vectorised
+   no such loop of deriche's tiles. `-DPOLYC_IVDEP=` leaves the loops unmarked. */
+#ifndef POLYC_IVDEP
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define POLYC_IVDEP _Pragma("GCC ivdep")
+#else
+#define POLYC_IVDEP
+#endif
+#endif
+"#;
 
 /// Host support of tiled code, once per file: a clock, and integer helpers for the bound
 /// arithmetic of tile loops (functions, so that nested bounds do not grow exponentially as
@@ -39,16 +53,6 @@ pub fn host_support(cuda: bool) -> String {
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-/* Before a loop whose iterations no dependence crosses (polyc's schedule says so), for gcc,
-   which cannot prove it where statements write arrays polyc made from scalars and vectorised
-   no such loop of deriche's tiles. `-DPOLYC_IVDEP=` leaves the loops unmarked. */
-#ifndef POLYC_IVDEP
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
-#define POLYC_IVDEP _Pragma("GCC ivdep")
-#else
-#define POLYC_IVDEP
-#endif
-#endif
 {q} long polyc_lmin(long a, long b) {{ return a < b ? a : b; }}
 {q} long polyc_lmax(long a, long b) {{ return a > b ? a : b; }}
 {q} long polyc_lfloord(long n, long d) {{ return n >= 0 ? n / d : -((-n + d - 1) / d); }}
@@ -704,7 +708,7 @@ impl Printer<'_> {
     }
 
     /// Whether a loop that no dependence crosses, around `body`, is one to mark
-    /// `POLYC_IVDEP` ([`host_support`]): host code whose statements it runs itself, with no
+    /// `POLYC_IVDEP` ([`helpers`]): host code whose statements it runs itself, with no
     /// loop, register block or partial result inside. Its points are independent by the
     /// schedule (every other loop's value is fixed within it), which gcc cannot tell where
     /// the statements write arrays polyc made from scalars, or scalars it shares with the
