@@ -713,7 +713,7 @@ impl Printer<'_> {
     /// schedule (every other loop's value is fixed within it), which gcc cannot tell where
     /// the statements write arrays polyc made from scalars, or scalars it shares with the
     /// program by reference: deriche MEDIUM's tiles ran scalar, 9.3-12.0 ms against the
-    /// original's 7.1, and 4.0-4.9 against its 5.8-6.5 with the mark.
+    /// original's 7.1, and 4.0-5.4 (median 4.2) against its 5.8-6.5 with the mark.
     fn vector_loop(&self, body: &KNode) -> bool {
         self.device.is_none()
             && self.call.is_none()
