@@ -22,8 +22,8 @@ mkdir -p "$work"
 sizes=(plain lines tiles 32 1 3 5 16 64 8,32,32 16,16,16 6,16,16 2,32,16 4,64,32 3,32,5 7 300 32,128,64
   2,256,16 32,48,32 4,96,16 8,80,24 48)
 fail=0
+read -r -a opt <<<"${OPT:--O2}"
 for ds in "${datasets[@]}"; do
-  read -r -a opt <<<"${OPT:--O2}"
   flags=("${opt[@]}" -I "$u" -I "$(dirname "$src")" -D"${ds}_DATASET" -DPOLYBENCH_DUMP_ARRAYS -ffp-contract=off)
   gcc "${flags[@]}" "$src" "$u/polybench.c" -lm -o "$work/orig-$ds"
   "$work/orig-$ds" 2> "$work/orig-$ds.dump" > /dev/null

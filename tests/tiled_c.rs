@@ -200,17 +200,14 @@ fn vector_marks_only_independent_loops() {
             .filter(|l| l.trim() == "POLYC_IVDEP")
             .count();
         assert_eq!(marks > 0, marked, "{name}: {marks} marks");
-        let gcc = std::process::Command::new(polybench::harness::cc())
-            .args(["-O3", "-march=native", "-fopenmp", "-Wall", "-Werror", "-c"])
-            .arg(&out)
-            .arg("-o")
-            .arg(work.join(format!("{name}.o")))
-            .output()
-            .unwrap();
-        assert!(
-            gcc.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&gcc.stderr)
+        common::succeeded(
+            std::process::Command::new(polybench::harness::cc())
+                .args(["-O3", "-march=native", "-fopenmp", "-Wall", "-Werror", "-c"])
+                .arg(&out)
+                .arg("-o")
+                .arg(work.join(format!("{name}.o")))
+                .output()
+                .unwrap(),
         );
     }
 }

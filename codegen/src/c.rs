@@ -26,8 +26,8 @@ pub fn helpers() -> String {
 /// The mark before a loop whose iterations no dependence crosses ([`Printer::host_loop`]),
 /// in every file, as the scheduled C without tiles marks its loops too.
 const IVDEP: &str = r#"/* Before a loop whose iterations no dependence crosses (polyc's schedule says so), for gcc,
-   which cannot prove it where statements write arrays polyc made from scalars and vectorised
-   no such loop of deriche's tiles. `-DPOLYC_IVDEP=` leaves the loops unmarked. */
+   which cannot prove it where statements write arrays polyc made from scalars, and left such
+   loops of deriche's tiles scalar. `-DPOLYC_IVDEP=` leaves the loops unmarked. */
 #ifndef POLYC_IVDEP
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #define POLYC_IVDEP _Pragma("GCC ivdep")
