@@ -167,16 +167,18 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns, key: &
             Some(s) => s[k.min(s.len() - 1)].to_string(),
             None => format!("{}({}, polyc_tuned, {k})", config.tile_size, ir.id),
         };
-        let sweeps = ir.original.as_ref().is_some_and(|o| o.sweeps);
         let value = match rows_extent(ir) {
             Some(extent) if fixed_sizes.is_none() => format!(
                 "polyc_tuned < 0 && polyc_ts_list({}) < 0 ? polyc_lmax(32, (({extent}) + {ROWS} - 1) / {ROWS}) : {value}",
                 ir.id
             ),
-            None if fixed_sizes.is_none() && sweeps && k == 0 => format!(
-                "polyc_tuned < 0 && polyc_ts_list({}) < 0 ? {TIME_TILE} : {value}",
-                ir.id
-            ),
+            None if fixed_sizes.is_none() => match sweep_size(ir, k) {
+                Some(default) => format!(
+                    "polyc_tuned < 0 && polyc_ts_list({}) < 0 ? {default} : {value}",
+                    ir.id
+                ),
+                None => value,
+            },
             _ => value,
         };
         let _ = writeln!(out, "  const long {} = {value};", size(k));
@@ -205,12 +207,39 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns, key: &
 const ROWS: i64 = 64;
 
 /// The default size of the first tiled dimension of a SCoP whose outermost loop repeats sweeps
-/// over its arrays ([`crate::ir::OriginalOrder::sweeps`]: a time-iterated stencil), on the C
-/// target; the other dimensions keep 32. At LARGE on the 2-core VM (three runs each, 2
-/// threads): heat-3d 0.73 -> 0.64 s, fdtd-2d 0.34 -> 0.29 s, jacobi-2d 0.39-0.43 -> 0.36 s, adi
-/// 5.1 -> 4.6 s, seidel-2d 4.4 -> 4.35 s; 16 gained less, 4 nothing (heat-3d 0.73 s).
-/// floyd-warshall, whose `k` indexes what it writes, ran 2.6x slower with 8 and keeps 32.
+/// over its arrays ([`crate::ir::OriginalOrder::sweeps`]: a time-iterated stencil) where its
+/// points wait for one another ([`crate::ir::OriginalOrder::latency`] over 1: seidel-2d), on
+/// the C target; the other dimensions keep 32. Measured first on an earlier VM for every such
+/// stencil (LARGE, three runs each, 2 threads: heat-3d 0.73 -> 0.64 s, fdtd-2d 0.34 -> 0.29 s,
+/// jacobi-2d 0.39-0.43 -> 0.36 s, seidel-2d 4.4 -> 4.35 s; 16 gained less, 4 nothing);
+/// floyd-warshall, whose `k` indexes what it writes, ran 2.6x slower with 8 and keeps 32. On
+/// the AMD EPYC VM seidel-2d (2000 points a side, 100 steps, medians of 3) still runs fastest
+/// with it: 1.88 s on 2 threads against 2.17 with 16,32,128 and 4.15 with 32,32,128; 3.58 s on
+/// one thread against 4.14-4.20. The other stencils take [`SWEEP_ROW_TILE`].
 pub const TIME_TILE: i64 = 8;
+
+/// The default size of the last tiled dimension (the rows the point loops sweep along) of a
+/// SCoP that repeats sweeps and whose points do not wait for one another (jacobi-1d,
+/// jacobi-2d, fdtd-2d, heat-3d), on the C target; the other dimensions keep 32, time
+/// included. On the 2-core AMD EPYC VM (32 MiB L3), LARGE, gcc -O3 -march=native, medians of 5
+/// interleaved runs (3 for heat-3d), seconds, against 8,32,..,32 (`TIME_TILE`, which this
+/// replaced for them): 2 threads, jacobi-2d 0.905 -> 0.588, fdtd-2d 0.586 -> 0.433, heat-3d
+/// 1.69 -> 1.06; one thread, jacobi-2d 1.78 -> 1.08, fdtd-2d 1.43 -> 0.94. Around it the
+/// times are flat (16, 64 for the first dimension, 64 for the middle ones, 256 for the last:
+/// within 10%, 16 first a little slower); the rows of 128 doubles keep the prefetcher busy and
+/// the vectorised loops long, and 32 steps reuse each row in the caches.
+pub const SWEEP_ROW_TILE: i64 = 128;
+
+/// The default size of band dimension `k` of a SCoP that repeats sweeps, where it is not 32
+/// (`TIME_TILE`, `SWEEP_ROW_TILE`).
+fn sweep_size(ir: &ScopIr, k: usize) -> Option<i64> {
+    let original = ir.original.as_ref().filter(|o| o.sweeps)?;
+    if original.latency > 1 {
+        (k == 0).then_some(TIME_TILE)
+    } else {
+        (k + 1 == ir.depth).then_some(SWEEP_ROW_TILE)
+    }
+}
 
 /// The extent of the band dimension along which a SCoP's rows of tiles hold partial results
 /// ([`crate::ir::TiledGroup::partials`]; such a band has one dimension), if it has them. Its

@@ -439,8 +439,9 @@ pub struct OriginalOrder {
     /// when deciding whether threads pay.
     pub latency: u32,
     /// Whether the SCoP's outermost loop repeats sweeps over its arrays
-    /// ([`ptile::locality::repeats_sweeps`]): its first tiled dimension then defaults to
-    /// [`crate::host_printer::TIME_TILE`].
+    /// ([`ptile::locality::repeats_sweeps`]): its tile sizes then default to
+    /// [`crate::host_printer::TIME_TILE`] first where its points wait for one another, else to
+    /// [`crate::host_printer::SWEEP_ROW_TILE`] last.
     pub sweeps: bool,
     /// Whether the SCoP repeats sweeps (`sweeps`) in a band of at most [`MAX_TIME_TILE_DEPTH`]
     /// dimensions: its time tiles then pay on one thread once its arrays exceed a third of the
@@ -457,9 +458,15 @@ pub struct OriginalOrder {
 /// Measured on the 2-core AMD EPYC VM (32 MiB L3), one thread, 100 steps, tiles at the
 /// default sizes against the lines, medians of 5: jacobi-2d (a band of 3) 1.11x the lines' time
 /// at 2.6 MB of arrays, 1.03x at 7.8 MB, 0.83x at 11.6, 0.51x at 16, 0.35x at 27; fdtd-2d 1.02x
-/// at 8.6 MB, 0.54x at 19, 0.31x at 29; heat-3d (a band of 4: time and three dimensions of
-/// space) 1.87x at 3.5 MB, 2.29x at 8.2, 1.42x at 16 and 1.13x at 27.6 (LARGE's size).
-pub const MAX_TIME_TILE_DEPTH: usize = 3;
+/// at 8.6 MB, 0.54x at 19, 0.31x at 29. heat-3d (a band of 4: time and three dimensions of
+/// space) lost at every size with the sizes of then (8,32,32,32: 1.87x at 3.5 MB, 2.29x at
+/// 8.2, 1.42x at 16, 1.13x at 27.6), and the bound was 3; with rows of
+/// [`crate::host_printer::SWEEP_ROW_TILE`] (32,32,32,128) it loses while the arrays fit a
+/// third of the cache and wins beyond, as the others do: 1.20x at 1.0 MB, 1.27x at 3.5, 1.15x
+/// at 8.2, 0.76x at 16, 0.55x at 27.6; at LARGE (500 steps) 2.2 s against its lines' 3.2-3.9
+/// and the original's 4.0 (three runs each). jacobi-2d at those sizes: 1.05x at 2.6 MB, 1.01x
+/// at 7.8, 0.48x at 16.
+pub const MAX_TIME_TILE_DEPTH: usize = 4;
 
 /// The share of a register-blocked group's points that must lie in full tiles for the tiles
 /// to pay on one thread (`OriginalOrder::registers`): gemm MEDIUM at the default sizes, 0.78,

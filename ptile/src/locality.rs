@@ -33,7 +33,8 @@ pub fn strides_across_rows(scop: &Scop) -> bool {
 /// `t` does: every statement lies in that outermost loop, some in a loop inside it, and its
 /// iterator indexes no access to an array the SCoP writes (fdtd-2d's `_fict_[t]` is read only;
 /// floyd-warshall's `k` and lu's `k` index what they write, and do not count). Tiles of such a
-/// SCoP run faster with a short first dimension (`codegen::host_printer`, `TIME_TILE`). adi,
+/// SCoP run faster with long rows last, or a short first dimension where its points wait for
+/// one another (`codegen::host_printer`, `SWEEP_ROW_TILE`, `TIME_TILE`). adi,
 /// whose scalars are set before its `t` loop, does not count either: a first size of 8 made
 /// it faster at LARGE (5.1 -> 4.6 s) but slower at MEDIUM (0.041 -> 0.047 ms, medians of 15).
 pub fn repeats_sweeps(scop: &Scop) -> bool {
