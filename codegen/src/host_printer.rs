@@ -226,8 +226,9 @@ pub const TIME_TILE: i64 = 8;
 /// replaced for them): 2 threads, jacobi-2d 0.905 -> 0.588, fdtd-2d 0.586 -> 0.433, heat-3d
 /// 1.69 -> 1.06; one thread, jacobi-2d 1.78 -> 1.08, fdtd-2d 1.43 -> 0.94. Around it the
 /// times are flat (16, 64 for the first dimension, 64 for the middle ones, 256 for the last:
-/// within 10%, 16 first a little slower); the rows of 128 doubles keep the prefetcher busy and
-/// the vectorised loops long, and 32 steps reuse each row in the caches.
+/// within 10%, 16 first 13% slower for jacobi-2d). Why, not measured: likely rows of 128
+/// doubles keep the vectorised loops long and the prefetcher ahead, and 32 steps reuse each
+/// row while the caches hold it.
 pub const SWEEP_ROW_TILE: i64 = 128;
 
 /// The default size of band dimension `k` of a SCoP that repeats sweeps, where it is not 32
