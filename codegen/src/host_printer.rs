@@ -165,21 +165,16 @@ fn prologue(ir: &ScopIr, fixed_sizes: Option<&[i64]>, config: &ConfigFns, key: &
     for k in 0..ir.depth {
         let value = match fixed_sizes {
             Some(s) => s[k.min(s.len() - 1)].to_string(),
-            None => format!("{}({}, polyc_tuned, {k})", config.tile_size, ir.id),
-        };
-        let value = match rows_extent(ir) {
-            Some(extent) if fixed_sizes.is_none() => format!(
-                "polyc_tuned < 0 && polyc_ts_list({}) < 0 ? polyc_lmax(32, (({extent}) + {ROWS} - 1) / {ROWS}) : {value}",
-                ir.id
-            ),
-            None if fixed_sizes.is_none() => match sweep_size(ir, k) {
+            None => match default_size(ir, k) {
+                // The program's own default, where neither a tuning entry nor
+                // POLYC_TILE_SIZES gives a size.
                 Some(default) => format!(
-                    "polyc_tuned < 0 && polyc_ts_list({}) < 0 ? {default} : {value}",
-                    ir.id
+                    "polyc_tuned < 0 && polyc_ts_list({id}) < 0 ? {default} : {}({id}, polyc_tuned, {k})",
+                    config.tile_size,
+                    id = ir.id
                 ),
-                None => value,
+                None => format!("{}({}, polyc_tuned, {k})", config.tile_size, ir.id),
             },
-            _ => value,
         };
         let _ = writeln!(out, "  const long {} = {value};", size(k));
     }
@@ -230,6 +225,17 @@ pub const TIME_TILE: i64 = 8;
 /// doubles keep the vectorised loops long and the prefetcher ahead, and 32 steps reuse each
 /// row while the caches hold it.
 pub const SWEEP_ROW_TILE: i64 = 128;
+
+/// The default size of band dimension `k`, as a C expression, where it is not the run-time's
+/// 32: [`ROWS`] rows of partial results, or a stencil's (`sweep_size`).
+fn default_size(ir: &ScopIr, k: usize) -> Option<String> {
+    match rows_extent(ir) {
+        Some(extent) => Some(format!(
+            "polyc_lmax(32, (({extent}) + {ROWS} - 1) / {ROWS})"
+        )),
+        None => sweep_size(ir, k).map(|size| size.to_string()),
+    }
+}
 
 /// The default size of band dimension `k` of a SCoP that repeats sweeps, where it is not 32
 /// (`TIME_TILE`, `SWEEP_ROW_TILE`).
