@@ -224,12 +224,29 @@ fn trisolv_runs_its_jammed_rows() {
 /// The profile line of `kernel` built at `dataset` (its arrays not dumped), run on `threads`
 /// OpenMP threads, beside `busy` busy processes.
 fn profile_line_on(kernel: &str, dataset: &str, threads: &str, busy: usize) -> String {
-    let work = scratch_dir(&format!("cost-model-{kernel}-{dataset}"));
+    profile_line_with(kernel, dataset, &[], threads, busy)
+}
+
+/// [`profile_line_on`] with `defines` (`-DN=...`, sizes other than the dataset's) given to
+/// polyc and to gcc.
+fn profile_line_with(
+    kernel: &str,
+    dataset: &str,
+    defines: &[&str],
+    threads: &str,
+    busy: usize,
+) -> String {
+    let work = scratch_dir(&format!(
+        "cost-model-{kernel}-{dataset}{}",
+        defines.concat()
+    ));
     let k = polybench::kernel(kernel).expect("a bundled kernel");
     let mut build = Build::new(dataset, true);
     build.dump_arrays = false;
+    build.cflags.extend(defines.iter().map(|d| d.to_string()));
     let src = work.join(format!("{kernel}.c"));
-    common::polyc_kernel(&k, &build, &["--target", "c"], &src).unwrap();
+    let flags: Vec<&str> = ["--target", "c"].iter().chain(defines).copied().collect();
+    common::polyc_kernel(&k, &build, &flags, &src).unwrap();
     let exe = work.join(kernel);
     harness::compile(&k, &src, &build, &exe).unwrap();
     let env = [("POLYC_PROFILE", "1"), ("OMP_NUM_THREADS", threads)];
@@ -386,6 +403,21 @@ fn a_busy_core_takes_a_thread_away() {
         used < cores,
         "{used} threads of {cores} beside a busy loop: {line}"
     );
+}
+
+/// A group whose wavefront steps hold much work takes back the thread a busy core took away
+/// (`polyc_team`: 2^25 points a step, weighed by the latency, `c::BUSY_SYNC_POINTS`): its
+/// barriers wait for the thread that shares its core once a step. seidel-2d, 2000 a side and
+/// 100 time steps (by `polyc_team`'s estimate 78 steps of about 5 million points, each weighing 12),
+/// runs on all threads beside a busy loop; at MEDIUM (28 steps of about 570,000) on the free ones
+/// (`a_busy_core_takes_a_thread_away`).
+#[test]
+fn wavefronts_with_large_steps_take_the_busy_core_back() {
+    let Some(cores) = several_cores() else { return };
+    let defines = ["-DN=2000", "-DTSTEPS=100"];
+    let line = profile_line_with("seidel-2d", "LARGE", &defines, &cores.to_string(), 1);
+    assert!(line.contains("untiled=0 whole_tile=0"), "{line}");
+    assert_eq!(threads_of(&line), cores, "beside a busy loop: {line}");
 }
 
 /// Parallel loops that start the threads seldom keep them all beside a busy process

@@ -143,8 +143,16 @@ pub const VECTOR_ROWS_THREADS: i64 = crate::jam::ROWS;
 /// 2-core AMD EPYC VM beside a process spinning on a core, LARGE, all threads against the free
 /// one (medians of 7): gemm (one start, 2^30 points) 175 against 221 ms; floyd-warshall
 /// (25,190 starts of 870,000 points, rounds of 3) 24.6-30.3 against 17.5-18.7 s. SCoPs whose
-/// tiles run by wavefronts keep the free threads alone: a barrier ends each step and waits for
-/// a descheduled thread at every one (cholesky LARGE, 125 steps, 722 against 564 ms).
+/// tiles run by wavefronts keep the free threads, but for a group whose steps hold this much
+/// work each on average (`polyc_team`): a barrier ends each step and waits for the thread that
+/// shares its core, a few milliseconds of the scheduler's slice, at every one. Measured there,
+/// LARGE, all threads against the free one (medians of 5; the work per step as `polyc_team`
+/// estimates it, from the bounding box of the tiles' wavefronts, at most the SCoP's points):
+/// seidel-2d (170 million a step) 13.9 against 17.4 s; cholesky (11 million) 0.67 against
+/// 0.50 s, gramschmidt (a step of 32 points) 7.4 against 2.6 s. Between them the estimate does
+/// not tell gains from losses: fdtd-2d (13 million; 0.70 against 0.89 s), heat-3d (21 million;
+/// 1.92 against 2.17), lu (22 million; 1.20 against 1.24), jacobi-2d (8 million; 0.98 against
+/// 1.04) keep the free thread.
 pub const BUSY_SYNC_POINTS: i64 = 1 << 25;
 /// How long, per point of work, a SCoP may watch /proc/loadavg for another process's task to
 /// go before it takes threads away (`polyc_usable_threads`): 1% of a nanosecond a point.
@@ -175,6 +183,15 @@ fn cost_model() -> String {
 static int polyc_threads_started = 0;
 /* The threads tiled code runs on (`num_threads` of its parallel loops). */
 static int polyc_threads = 1;
+/* Where other processes keep cores busy and this SCoP's tiles run by wavefronts on fewer
+   threads than OpenMP's (`polyc_busy_threads`): OpenMP's threads, which a group whose steps
+   are large enough takes back (`polyc_team`), the SCoP's points and their latency; `threads`
+   0 elsewhere; `taken`: the team a group took back. */
+static struct {{ int threads; double points; double latency; int taken; }} polyc_busy = {{0, 0, 1, 0}};
+/* The most threads this SCoP's tiles ran on (the profile's `threads=`). */
+static inline __attribute__((unused)) int polyc_threads_used(void) {{
+  return polyc_busy.taken > polyc_threads ? polyc_busy.taken : polyc_threads;
+}}
 /* Bytes of the last-level cache this CPU uses: Linux's sysfs first (the cache of the highest
    level that cpu0 sees), else sysconf, else 8 MiB. On AMD EPYC glibc's sysconf reports the L3
    of the whole package (64 MiB on our VM, whose core shares 8 MiB), and mvt LARGE's 32 MB were
@@ -227,8 +244,17 @@ static inline __attribute__((unused)) long polyc_min_parallel(void) {{
    average fewer tiles than `polyc_min_parallel` (`units` tile columns, a bounding box, over
    `waves` steps) or fewer than {STEP_POINTS} points (`points`, the band's bounding box): each
    step ends at a barrier, and a handful of tiles or of points per step gains less than the
-   waiting costs. */
+   waiting costs. Where other processes keep cores busy (`polyc_busy`), all of OpenMP's threads
+   where the steps hold {BUSY_SYNC_POINTS} points or more on average (the band's bounding box,
+   at most the SCoP's points, weighed by the latency). */
 static inline __attribute__((unused)) int polyc_team(double units, long waves, double points) {{
+  if (polyc_busy.threads > polyc_threads && waves > 0
+      && units >= 2.0 * polyc_busy.threads * (double)waves
+      && (points < polyc_busy.points ? points : polyc_busy.points) * polyc_busy.latency >= {BUSY_SYNC_POINTS}.0 * (double)waves) {{
+    polyc_threads_started = 1;
+    polyc_busy.taken = polyc_busy.threads;
+    return polyc_busy.threads;
+  }}
   return waves > 0 && units >= (double)polyc_min_parallel() * (double)waves
       && points >= {STEP_POINTS}.0 * (double)waves ? polyc_threads : 1;
 }}
@@ -300,10 +326,18 @@ static inline __attribute__((unused)) int polyc_usable_threads(double work) {{
    OpenMP's where others keep cores busy, the SCoP has no wavefronts and each start has
    {BUSY_SYNC_POINTS} points or more of work. A thread on a shared core runs part of the time;
    its share of a parallel loop's tiles, handed out dynamically, shrinks to what it runs, and
-   the join waits for it once per start. A wavefront's barrier waits for it at every step. */
-static inline __attribute__((unused)) int polyc_busy_threads(double work, long syncs, int waves) {{
+   the join waits for it once per start. A wavefront's barrier waits for it at every step: such
+   a SCoP gets the free threads, and `polyc_busy` records all of OpenMP's for the groups whose
+   steps are large enough to take them back (`polyc_team`). */
+static inline __attribute__((unused)) int polyc_busy_threads(double points, int latency, long syncs, int waves) {{
+  const double work = points * latency;
   const int free = polyc_usable_threads(work);
   const int all = polyc_omp_threads();
+  if (free < all && waves) {{
+    polyc_busy.threads = all;
+    polyc_busy.points = points;
+    polyc_busy.latency = latency;
+  }}
   return free < all && !waves && work >= {BUSY_SYNC_POINTS}.0 * (double)(syncs > 1 ? syncs : 1) ? all : free;
 }}
 /* Where tiles do not pay: 0, the original's lines, or where the tiles' order is better and the
@@ -381,13 +415,14 @@ static inline __attribute__((unused)) int polyc_small(double points, int latency
    original's 4.0 ms, 4.0 ms with it apart). */
 static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int latency, long syncs, int waves, int tuned) {{
   const long min = polyc_min_points();
+  polyc_busy.threads = polyc_busy.taken = 0;
   if (min >= 0) {{
     polyc_threads = polyc_omp_threads();
     return points >= (double)min;
   }}
   if (tuned >= 0) {{
     if (polyc_tuned_untiled(tuned)) return 0;
-    polyc_threads = polyc_busy_threads(points * latency, syncs, waves);
+    polyc_threads = polyc_busy_threads(points, latency, syncs, waves);
     polyc_threads_started = 1;
     return 1;
   }}
@@ -410,7 +445,7 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
   /* Fewer threads where other processes are busy (a snapshot, which can be wrong): the tiled
      schedule still runs, on the free threads, or on all of them for parallel loops that start
      them seldom (`polyc_busy_threads`). */
-  polyc_threads = polyc_busy_threads(work, syncs, waves);
+  polyc_threads = polyc_busy_threads(points, latency, syncs, waves);
   if ((reorder & 16) && polyc_threads < {VECTOR_ROWS_THREADS}) {{
     polyc_threads = 1;
     return untiled;

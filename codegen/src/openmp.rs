@@ -116,7 +116,7 @@ impl HostDialect for OpenMp<'_> {
                     // threshold of a first start.
                     let _ = writeln!(
                         out,
-                        "  const int polyc_plan = polyc_min_points() >= 0 || polyc_tuned >= 0 ? {pay}\n    : polyc_points >= {}.0 ? (polyc_threads = polyc_usable_threads(polyc_points), polyc_threads_started = 1, 1) : (polyc_threads = 1, 0);",
+                        "  const int polyc_plan = polyc_min_points() >= 0 || polyc_tuned >= 0 ? {pay}\n    : polyc_points >= {}.0 ? (polyc_busy.threads = polyc_busy.taken = 0, polyc_threads = polyc_usable_threads(polyc_points), polyc_threads_started = 1, 1) : (polyc_busy.threads = polyc_busy.taken = 0, polyc_threads = 1, 0);",
                         c::COLD_POINTS
                     );
                 } else {
@@ -170,7 +170,7 @@ impl HostDialect for OpenMp<'_> {
             ("whole_tile=%d", "polyc_whole_tile".into()),
         ];
         if self.ir.original.is_some() {
-            fields.push(("threads=%d", "polyc_threads".into()));
+            fields.push(("threads=%d", "polyc_threads_used()".into()));
             fields.push(("syncs=%ld", "polyc_syncs".into()));
         }
         // Other tile sizes, other last bits: `polyc tune` then compares within a tolerance.
