@@ -406,18 +406,31 @@ fn a_busy_core_takes_a_thread_away() {
 }
 
 /// A group whose wavefront steps hold much work takes back the thread a busy core took away
-/// (`polyc_team`: 2^25 points a step, weighed by the latency, `c::BUSY_SYNC_POINTS`): its
-/// barriers wait for the thread that shares its core once a step. seidel-2d, 2000 a side and
-/// 100 time steps (by `polyc_team`'s estimate 78 steps of about 5 million points, each weighing 12),
-/// runs on all threads beside a busy loop; at MEDIUM (28 steps of about 570,000) on the free ones
-/// (`a_busy_core_takes_a_thread_away`).
+/// (`polyc_team`: 2^25 points a step, weighed by the latency, `c::BUSY_SYNC_POINTS`, over the
+/// steps that hold tiles): its barriers wait for the thread that shares its core once a step.
+/// Beside a busy loop: seidel-2d, 2000 a side and 100 time steps (78 steps of about 5 million
+/// points, each weighing 12), and fdtd-2d at LARGE (33 steps of 55 million; its diamond
+/// tiles' bounding box has 142 steps) run on all threads; cholesky at LARGE (125 steps of 11
+/// million) and seidel-2d at MEDIUM (28 steps of about 570,000,
+/// `a_busy_core_takes_a_thread_away`) on the free ones.
 #[test]
 fn wavefronts_with_large_steps_take_the_busy_core_back() {
     let Some(cores) = several_cores() else { return };
-    let defines = ["-DN=2000", "-DTSTEPS=100"];
-    let line = profile_line_with("seidel-2d", "LARGE", &defines, &cores.to_string(), 1);
-    assert!(line.contains("untiled=0 whole_tile=0"), "{line}");
-    assert_eq!(threads_of(&line), cores, "beside a busy loop: {line}");
+    let threads = cores.to_string();
+    let cases: [(&str, &[&str], usize); 3] = [
+        ("seidel-2d", &["-DN=2000", "-DTSTEPS=100"], cores),
+        ("fdtd-2d", &[], cores),
+        ("cholesky", &[], cores - 1),
+    ];
+    for (kernel, defines, expected) in cases {
+        let line = profile_line_with(kernel, "LARGE", defines, &threads, 1);
+        assert!(line.contains("untiled=0 whole_tile=0"), "{kernel}: {line}");
+        assert_eq!(
+            threads_of(&line),
+            expected,
+            "{kernel} beside a busy loop: {line}"
+        );
+    }
 }
 
 /// Parallel loops that start the threads seldom keep them all beside a busy process

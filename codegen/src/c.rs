@@ -240,17 +240,29 @@ static inline __attribute__((unused)) double polyc_cache_bytes(void) {{
 static inline __attribute__((unused)) long polyc_min_parallel(void) {{
   return 2L * polyc_threads;
 }}
+/* The work of a group whose band's bounding box holds `points`, where other processes keep
+   cores busy: those points, at most the SCoP's, weighed by the latency (`polyc_busy`). */
+static inline __attribute__((unused)) double polyc_busy_work(double points) {{
+  return (points < polyc_busy.points ? points : polyc_busy.points) * polyc_busy.latency;
+}}
+/* Whether a group whose band's bounding box holds `points` counts the steps that hold its
+   tiles (a walk over its tiles' probes) for `polyc_team`: where other processes keep cores
+   busy, this SCoP's tiles run by wavefronts on fewer threads than OpenMP's, and the group's
+   work reaches what one step must hold to take them back. */
+static inline __attribute__((unused)) int polyc_busy_counts(double points) {{
+  return polyc_busy.threads > polyc_threads && polyc_busy_work(points) >= {BUSY_SYNC_POINTS}.0;
+}}
 /* The team that runs a group's wavefronts: its threads, or one thread when the steps hold on
    average fewer tiles than `polyc_min_parallel` (`units` tile columns, a bounding box, over
    `waves` steps) or fewer than {STEP_POINTS} points (`points`, the band's bounding box): each
    step ends at a barrier, and a handful of tiles or of points per step gains less than the
    waiting costs. Where other processes keep cores busy (`polyc_busy`), all of OpenMP's threads
-   where the steps hold {BUSY_SYNC_POINTS} points or more on average (the band's bounding box,
-   at most the SCoP's points, weighed by the latency). */
-static inline __attribute__((unused)) int polyc_team(double units, long waves, double points) {{
-  if (polyc_busy.threads > polyc_threads && waves > 0
-      && units >= 2.0 * polyc_busy.threads * (double)waves
-      && (points < polyc_busy.points ? points : polyc_busy.points) * polyc_busy.latency >= {BUSY_SYNC_POINTS}.0 * (double)waves) {{
+   where the `steps` that hold tiles hold {BUSY_SYNC_POINTS} points or more on average
+   (`polyc_busy_work`). */
+static inline __attribute__((unused)) int polyc_team(double units, long waves, double points, long steps) {{
+  if (polyc_busy.threads > polyc_threads && steps > 0
+      && units >= 2.0 * polyc_busy.threads * (double)steps
+      && polyc_busy_work(points) >= {BUSY_SYNC_POINTS}.0 * (double)steps) {{
     polyc_threads_started = 1;
     polyc_busy.taken = polyc_busy.threads;
     return polyc_busy.threads;

@@ -199,16 +199,17 @@ impl TileWalk<'_> {
         let points: Vec<String> = (0..t.points.len())
             .map(|k| format!("(double)polyc_lmax(0, polyc_phi{k} - polyc_plo{k} + 1)"))
             .collect();
+        let _ = writeln!(w, "const double polyc_box = {};", points.join(" * "));
+        w.push_str(&self.busy_steps(m));
         // `(void)`: where the rows are too long to print twice, only the region's pragma reads
         // the team, and a build without OpenMP warned of an unused variable.
         let _ = writeln!(
             w,
-            "const int polyc_team_size = polyc_team((double)(polyc_ghi0 - polyc_glo0 + 1) * (double)(({}) - ({}) + 1), ({}) - ({}) + 1, {}); (void)polyc_team_size;",
+            "const int polyc_team_size = polyc_team((double)(polyc_ghi0 - polyc_glo0 + 1) * (double)(({}) - ({}) + 1), ({}) - ({}) + 1, polyc_box, polyc_steps); (void)polyc_team_size;",
             sum("ghi", 1),
             sum("glo", 1),
             sum("ghi", 0),
             sum("glo", 0),
-            points.join(" * ")
         );
         // On one thread the tiles run in lexicographic order, which a band whose tiles may
         // run by wavefronts allows (no dependence goes back along any tile dimension), and
@@ -228,10 +229,45 @@ impl TileWalk<'_> {
         w
     }
 
+    /// `polyc_steps`: the steps that hold tiles, which `polyc_team` weighs a busy machine's
+    /// threads by, counted (where `polyc_busy_counts` asks) by a walk over the steps that
+    /// probes their tiles until it finds one; else the steps of the tiles' bounding box.
+    /// Skewed and diamond bands fill a small part of that box: fdtd-2d LARGE's tiles lie on 33
+    /// of its 142 steps, and the work per step that decides is that of steps with tiles.
+    fn busy_steps(&self, m: usize) -> String {
+        let (lo, hi) = (wave_sum("glo", 0, m), wave_sum("ghi", 0, m));
+        let label = format!("{}_count", self.label);
+        let found = format!("{}_found", self.label);
+        let tile = format!(
+            "{{\n{}  if (polyc_nonempty) goto {found};\n}}\n",
+            self.probe(&label)
+        );
+        let (range, tiles) = self.step_around(m, &self.loops_around(m, tile));
+        format!(
+            "long polyc_steps = ({hi}) - ({lo}) + 1;
+if (polyc_busy_counts(polyc_box)) {{
+  polyc_steps = 0;
+  for (long polyc_w = {lo}; polyc_w <= {hi}; polyc_w++) {{
+{}{}    continue;
+    {found}:;
+    polyc_steps++;
+  }}
+}}
+",
+            indent(&range, 4),
+            indent(&tiles, 4)
+        )
+    }
+
     /// The tiles of step `polyc_w` of a walk over the first `m` tile dimensions, the emptiness
     /// probe jumping to `label`: the declaration of `polyc_lo`, `polyc_hi` (the outermost tile
     /// loop's range, which decides whether the step's tiles are shared out), and the loops.
     fn step_tiles(&self, m: usize, label: &str) -> (String, String) {
+        self.step_around(m, &self.inner_loops(m, label))
+    }
+
+    /// [`Self::step_tiles`] around `inner`, the loops over the tile dimensions from `m` on.
+    fn step_around(&self, m: usize, inner: &str) -> (String, String) {
         let t = self.tiles;
         let sum = |pre: &str, from: usize| wave_sum(pre, from, m);
         // t_0 .. t_{m-2} as loops, t_{m-1} = w - (t_0 + ... + t_{m-2}).
@@ -247,7 +283,7 @@ impl TileWalk<'_> {
         let (lo, hi) = &t.ranges[last];
         let _ = writeln!(body, "if ({t} >= {lo} && {t} <= {hi}) {{", t = tile(last));
         let _ = writeln!(body, "  {}", origin_decl(last));
-        body.push_str(&indent(&self.inner_loops(m, label), 2));
+        body.push_str(&indent(inner, 2));
         let _ = writeln!(body, "}}");
         let mut range = String::new();
         for k in (0..last).rev() {
@@ -312,8 +348,13 @@ impl TileWalk<'_> {
     /// Sequential loops over tile dimensions `from..host_dims`, around the tile (its probe
     /// jumping to `label`).
     fn inner_loops(&self, from: usize, label: &str) -> String {
+        self.loops_around(from, self.tile(label))
+    }
+
+    /// Sequential loops over tile dimensions `from..host_dims` around `body`, one tile.
+    fn loops_around(&self, from: usize, body: String) -> String {
         let t = self.tiles;
-        let mut body = self.tile(label);
+        let mut body = body;
         for k in (from..t.host_dims).rev() {
             let (lo, hi) = &t.ranges[k];
             let l = tile_loop(k, &lo.to_string(), &hi.to_string(), &body, false);
@@ -332,8 +373,27 @@ impl TileWalk<'_> {
     /// One candidate tile: fullness, emptiness probe (jumping to `label` when it finds an
     /// instance), then the visit.
     fn tile(&self, label: &str) -> String {
-        let t = self.tiles;
         let mut w = String::from("{\n");
+        w.push_str(&self.probe(label));
+        let late = if self.stoppable {
+            " && !polyc_tr_late"
+        } else {
+            ""
+        };
+        let _ = writeln!(w, "  if (polyc_nonempty{late}) {{");
+        let _ = writeln!(w, "    polyc_tiles++;");
+        let _ = writeln!(w, "{}", indent(&self.trace(), 4).trim_end());
+        w.push_str(&indent(&self.visit, 4));
+        let _ = writeln!(w, "  }}");
+        w.push_str("}\n");
+        w
+    }
+
+    /// A candidate tile's fullness and emptiness probe (jumping to `label` when it finds an
+    /// instance): `polyc_nonempty` says whether the tile holds instances.
+    fn probe(&self, label: &str) -> String {
+        let t = self.tiles;
+        let mut w = String::new();
         // The fullness of a tile the host only partly enumerates is the device's to decide.
         let full = match &t.full_test {
             Some(test) if t.host_dims == t.depth => test.to_string(),
@@ -352,17 +412,6 @@ impl TileWalk<'_> {
         w.push_str(&c::print_k(&self.ir.data, &t.probe, &probe, None));
         let _ = writeln!(w, "  }}");
         let _ = writeln!(w, "  {label}:;");
-        let late = if self.stoppable {
-            " && !polyc_tr_late"
-        } else {
-            ""
-        };
-        let _ = writeln!(w, "  if (polyc_nonempty{late}) {{");
-        let _ = writeln!(w, "    polyc_tiles++;");
-        let _ = writeln!(w, "{}", indent(&self.trace(), 4).trim_end());
-        w.push_str(&indent(&self.visit, 4));
-        let _ = writeln!(w, "  }}");
-        w.push_str("}\n");
         w
     }
 
