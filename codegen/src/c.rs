@@ -143,16 +143,16 @@ pub const VECTOR_ROWS_THREADS: i64 = crate::jam::ROWS;
 /// 2-core AMD EPYC VM beside a process spinning on a core, LARGE, all threads against the free
 /// one (medians of 7): gemm (one start, 2^30 points) 175 against 221 ms; floyd-warshall
 /// (25,190 starts of 870,000 points, rounds of 3) 24.6-30.3 against 17.5-18.7 s. SCoPs whose
-/// tiles run by wavefronts keep the free threads, but for a group whose steps hold this much
-/// work each on average (`polyc_team`): a barrier ends each step and waits for the thread that
-/// shares its core, a few milliseconds of the scheduler's slice, at every one. Measured there,
-/// LARGE, all threads against the free one (medians of 5; the work per step as `polyc_team`
-/// estimates it, from the bounding box of the tiles' wavefronts, at most the SCoP's points):
-/// seidel-2d (170 million a step) 13.9 against 17.4 s; cholesky (11 million) 0.67 against
-/// 0.50 s, gramschmidt (a step of 32 points) 7.4 against 2.6 s. Between them the estimate does
-/// not tell gains from losses: fdtd-2d (13 million; 0.70 against 0.89 s), heat-3d (21 million;
-/// 1.92 against 2.17), lu (22 million; 1.20 against 1.24), jacobi-2d (8 million; 0.98 against
-/// 1.04) keep the free thread.
+/// tiles run by wavefronts keep the free threads, but for a group whose steps that hold tiles
+/// hold this much work each on average (`polyc_team`; the steps counted by
+/// `host::TileWalk::busy_steps`): a barrier ends each step and waits for the thread that shares
+/// its core, a few milliseconds of the scheduler's slice, at every one. Measured there, LARGE,
+/// all threads against the free one, medians of 5 to 7 (the work per step: the band's points,
+/// at most the SCoP's, over the steps): seidel-2d (170 million a step) 13.9-14.1 against
+/// 17.4-18.0 s, fdtd-2d (55 million) 0.68-0.70 against 0.70-0.89 s; heat-3d (26 million) 1.84
+/// against 1.92 s, but jacobi-2d (26 million) 0.91 against 0.82, lu (22 million) 1.00 against
+/// 0.92, cholesky (11 million) 0.67 against 0.50, gramschmidt (215,150 steps of about 7,000)
+/// 7.4 against 2.6 s.
 pub const BUSY_SYNC_POINTS: i64 = 1 << 25;
 /// How long, per point of work, a SCoP may watch /proc/loadavg for another process's task to
 /// go before it takes threads away (`polyc_usable_threads`): 1% of a nanosecond a point.
