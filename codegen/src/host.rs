@@ -25,6 +25,12 @@ use crate::ir::{acc, size, tile, GroupIr, ScopIr, TiledGroup};
 /// loops isl separated into many pieces (`tests/inputs/hostile/separation-growth.c`) took three
 /// of 21.7 KB, its output growing from 234 to 323 KB.
 const LEXICOGRAPHIC_MAX_BYTES: usize = 20_000;
+/// The most bytes of C the count of a group's steps that hold tiles may take (another copy of
+/// the tiles' emptiness probe: `TileWalk::busy_steps`): past it, the steps of the tiles'
+/// bounding box stand in. The suite's kernels take 3.3-10.3 KB (fdtd-2d the most); a random
+/// program whose AST isl built without separation (`tests/inputs/hostile/
+/// ast-error-without-message.c`) took 189 KB, its output growing past the test's 1.1 MB.
+const COUNT_MAX_BYTES: usize = 20_000;
 
 /// What the walk does besides finding tiles.
 pub struct TileWalk<'a> {
@@ -231,7 +237,8 @@ impl TileWalk<'_> {
 
     /// `polyc_steps`: the steps that hold tiles, which `polyc_team` weighs a busy machine's
     /// threads by, counted (where `polyc_busy_counts` asks) by a walk over the steps that
-    /// probes their tiles until it finds one; else the steps of the tiles' bounding box.
+    /// probes their tiles until it finds one; else, or where that walk's code would pass
+    /// [`COUNT_MAX_BYTES`], the steps of the tiles' bounding box.
     /// Skewed and diamond bands fill a small part of that box: fdtd-2d LARGE's tiles lie on 33
     /// of its 142 steps, and the work per step that decides is that of steps with tiles.
     fn busy_steps(&self, m: usize) -> String {
@@ -243,9 +250,12 @@ impl TileWalk<'_> {
             self.probe(&label)
         );
         let (range, tiles) = self.step_around(m, &self.loops_around(m, tile));
+        let steps = format!("long polyc_steps = ({hi}) - ({lo}) + 1;\n");
+        if range.len() + tiles.len() > COUNT_MAX_BYTES {
+            return steps;
+        }
         format!(
-            "long polyc_steps = ({hi}) - ({lo}) + 1;
-if (polyc_busy_counts(polyc_box)) {{
+            "{steps}if (polyc_busy_counts(polyc_box)) {{
   polyc_steps = 0;
   for (long polyc_w = {lo}; polyc_w <= {hi}; polyc_w++) {{
 {}{}    continue;

@@ -1,9 +1,12 @@
-// expect: output under 260000 bytes
+// expect: output under 300000 bytes
 // fallback opencl: without barriers (41 loops holding barriers, over 8)
 // fallback: code generation: an AST built without isl's `separate` option (statements guarded inside loops instead of loops split where they change): separation made 48 statement calls where 17 do
 // Differential seed 4850: isl's `separate` split the tile body into 48 statement calls where
 // guarded loops need 17, and the C grew to 338 KB (about 228 KB now). Past 32 calls, the plain AST is
-// taken when separation adds half as many again. (The seed's bounds were `size_t`; the final
+// taken when separation adds half as many again. The count of the steps that hold tiles, for a
+// busy machine's threads (codegen::host, `busy_steps`: another copy of each wavefront group's
+// probe, 9.6-9.9 KB each here) took it from about 239 KB to 268 KB; the bound stays well under
+// the 338 KB of the growth it guards against. (The seed's bounds were `size_t`; the final
 // value of `i` under C's wrap-around then needs more than 64 bits, and the SCoP kept its original
 // code, which exercised nothing here: `int` keeps the schedule and the separation.)
 #include <stddef.h>
