@@ -186,7 +186,8 @@ static int polyc_threads = 1;
 /* Where other processes keep cores busy and this SCoP's tiles run by wavefronts on fewer
    threads than OpenMP's (`polyc_busy_threads`): OpenMP's threads, which a group whose steps
    are large enough takes back (`polyc_team`), the SCoP's points and their latency; `threads`
-   0 elsewhere; `taken`: the team a group took back. */
+   0 elsewhere (each SCoP execution clears it before its plan); `taken`: the team a group took
+   back. */
 static struct {{ int threads; double points; double latency; int taken; }} polyc_busy = {{0, 0, 1, 0}};
 /* The most threads this SCoP's tiles ran on (the profile's `threads=`). */
 static inline __attribute__((unused)) int polyc_threads_used(void) {{
@@ -427,7 +428,6 @@ static inline __attribute__((unused)) int polyc_small(double points, int latency
    original's 4.0 ms, 4.0 ms with it apart). */
 static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int latency, long syncs, int waves, int tuned) {{
   const long min = polyc_min_points();
-  polyc_busy.threads = polyc_busy.taken = 0;
   if (min >= 0) {{
     polyc_threads = polyc_omp_threads();
     return points >= (double)min;

@@ -109,6 +109,9 @@ impl HostDialect for OpenMp<'_> {
                     original.latency,
                     i32::from(self.steps_at_barriers())
                 );
+                // An earlier SCoP's busy threads (`polyc_busy`) are not this one's: cleared
+                // once, before whichever plan decides.
+                let _ = writeln!(out, "  polyc_busy.threads = polyc_busy.taken = 0;");
                 if self.reassociates() {
                     // Rows of partial results give other last bits than the original's lines,
                     // so which runs may not depend on the threads or on an earlier SCoP's start
@@ -116,7 +119,7 @@ impl HostDialect for OpenMp<'_> {
                     // threshold of a first start.
                     let _ = writeln!(
                         out,
-                        "  const int polyc_plan = polyc_min_points() >= 0 || polyc_tuned >= 0 ? {pay}\n    : polyc_points >= {}.0 ? (polyc_busy.threads = polyc_busy.taken = 0, polyc_threads = polyc_usable_threads(polyc_points), polyc_threads_started = 1, 1) : (polyc_busy.threads = polyc_busy.taken = 0, polyc_threads = 1, 0);",
+                        "  const int polyc_plan = polyc_min_points() >= 0 || polyc_tuned >= 0 ? {pay}\n    : polyc_points >= {}.0 ? (polyc_threads = polyc_usable_threads(polyc_points), polyc_threads_started = 1, 1) : (polyc_threads = 1, 0);",
                         c::COLD_POINTS
                     );
                 } else {
