@@ -4,9 +4,9 @@
 //! Algorithm 4 may separate the statements into components at some band dimension. The tile
 //! body is generated from the band dimensions in an order chosen per target:
 //!
-//! - on a CPU, Algorithm 4's structure in band order, with the parallel dimension whose
-//!   accesses are most often unit-stride moved innermost, so that the C compiler vectorises
-//!   the innermost loop;
+//! - on a CPU, Algorithm 4's structure in band order, with the dimension whose accesses are
+//!   most often unit-stride, among those parallel for the group's own statements, moved
+//!   innermost, so that the C compiler vectorises the innermost loop;
 //! - on a GPU, the sequential dimensions first (uniform loops every thread of a work-group
 //!   runs, with barriers), then the cut, then the parallel dimensions (one point per
 //!   work-item), the most unit-stride one last so that neighbouring work-items touch
@@ -84,6 +84,7 @@ pub fn cpu_order(
 ) -> IntraOrder {
     let mut order = algorithm4(scop, space);
     let start = space.band_start();
+    group_parallel(&mut order, schedule, start, stmts);
     let innermost = *order.band_dims().last().expect("bands are not empty");
     let best = (0..order.parallel.len())
         .filter(|&k| order.parallel[k])
@@ -102,6 +103,18 @@ pub fn cpu_order(
         }
     }
     order
+}
+
+/// Marks parallel the band dimensions whose loops carry no dependence among the group's own
+/// statements `stmts` ([`Schedule::parallel_loop`]), where Algorithm 4 over the whole band
+/// found them sequential: a CPU tile runs one group's statements, and another group's
+/// dependences do not order its points. gramschmidt's column update (`A[i][j] -= Q[i][k] *
+/// R[k][j]`, band `(j, i)`) shares its band with the norm's reduction along `i`, which made
+/// both dimensions sequential, so its tiles ran `i` innermost, striding across `A`'s rows.
+fn group_parallel(order: &mut IntraOrder, schedule: &Schedule, start: usize, stmts: &[usize]) {
+    for (k, parallel) in order.parallel.iter_mut().enumerate() {
+        *parallel |= schedule.parallel_loop(start + k, stmts);
+    }
 }
 
 /// The GPU order of a group's tile body: sequential dimensions, the cut, parallel dimensions
