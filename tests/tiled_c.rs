@@ -211,3 +211,39 @@ fn vector_marks_only_independent_loops() {
         );
     }
 }
+
+/// Each group takes the parallelism of its own statements' loops (`Schedule::loop_parallel`):
+/// gramschmidt's column sums and updates run their tiles as parallel loops beside its norm's
+/// reduction, which keeps its wavefronts. Inside the host's `k` loop a group whose outermost
+/// tile loop is too short to share runs without entering a parallel region (an `if` clause
+/// that fails still calls into the OpenMP run-time); gemm's group, outside any host loop, has
+/// the one `parallel for` alone.
+#[test]
+fn groups_take_their_own_parallelism_and_run_short_loops_outside_regions() {
+    let work = polybench::harness::scratch_dir("group-parallelism");
+    let build = polybench::harness::Build::new("MINI", true);
+    let text = |name: &str| {
+        let k = polybench::kernel(name).expect("a bundled kernel");
+        let out = work.join(format!("{name}.c"));
+        common::polyc_kernel(&k, &build, &["--target", "c"], &out).unwrap();
+        std::fs::read_to_string(&out).unwrap()
+    };
+    let guard = "if (polyc_hi - polyc_lo + 1 < polyc_min_parallel()) {";
+    let gramschmidt = text("gramschmidt");
+    let mode = |stmt: &str| {
+        let head = format!("[\"{stmt}\"], 2 tiled dimension(s), ");
+        let at = gramschmidt.find(&head).unwrap_or_else(|| panic!("{stmt}"));
+        let rest = &gramschmidt[at + head.len()..];
+        rest[..rest.find(' ').unwrap()].to_string()
+    };
+    assert_eq!(mode("S5"), "Parallel");
+    assert_eq!(mode("S6"), "Parallel");
+    assert_eq!(mode("S1"), "Wavefront");
+    let s6 = &gramschmidt[gramschmidt.find("[\"S6\"]").unwrap()..];
+    let s6 = &s6[..s6.find("/* group").unwrap_or(s6.len())];
+    assert!(s6.contains(guard), "{s6}");
+    assert!(s6.contains("#pragma omp parallel for"), "{s6}");
+    let gemm = text("gemm");
+    assert!(gemm.contains("#pragma omp parallel for"));
+    assert!(!gemm.contains(guard));
+}

@@ -233,10 +233,7 @@ impl ScopJob<'_, '_> {
             && self.opts.reductions
             && scalar_reduction()
         {
-            let one = ptile::TilePolicy {
-                min_depth: 1,
-                ..policy
-            };
+            let one = ptile::TilePolicy { min_depth: 1 };
             // (Where that lowering fails, the first stands.) Only the fallbacks of the
             // lowering taken apply.
             let second = ctx.fallback_mark();

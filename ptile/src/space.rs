@@ -154,24 +154,13 @@ pub struct TilePolicy {
     /// Tile only bands of at least this depth (a band of one sequential dimension gains
     /// nothing from tiles on a CPU; a GPU needs tiles for every band).
     pub min_depth: usize,
-    /// Give each group the parallelism of its own statements' loops (a group that a scalar
-    /// dimension separates from a sequential one runs its tiles in parallel), and count such
-    /// loops when choosing the band. Without it, the whole band's parallelism decides for
-    /// every group, as the C target has always done: on a CPU the change is not measured yet.
-    pub per_group: bool,
 }
 
 impl TilePolicy {
     /// The C target's policy.
-    pub const CPU: TilePolicy = TilePolicy {
-        min_depth: 2,
-        per_group: false,
-    };
+    pub const CPU: TilePolicy = TilePolicy { min_depth: 2 };
     /// The GPU targets' policy.
-    pub const GPU: TilePolicy = TilePolicy {
-        min_depth: 1,
-        per_group: true,
-    };
+    pub const GPU: TilePolicy = TilePolicy { min_depth: 1 };
 }
 
 impl Default for TilePolicy {
@@ -186,7 +175,7 @@ impl Default for TilePolicy {
 /// latter is tiled, inside a loop over time.) A dimension counts as parallel when it is for
 /// all statements, or for some statement's own loop there (durbin: of the three `i` loops
 /// distributed inside the `k` loop, two are parallel and the sum is not).
-pub fn tiled_band(schedule: &Schedule, per_group: bool) -> Option<usize> {
+pub fn tiled_band(schedule: &Schedule) -> Option<usize> {
     let some_loop_parallel = |d: usize| {
         schedule.loop_parallel[d]
             .iter()
@@ -194,8 +183,8 @@ pub fn tiled_band(schedule: &Schedule, per_group: bool) -> Option<usize> {
             .any(|(s, &p)| p && !schedule.rows[s][d].is_constant())
     };
     let key = |b: &pluto::Band| {
-        let parallel = b.parallel.iter().any(|p| *p)
-            || (per_group && (b.start..b.start + b.depth).any(some_loop_parallel));
+        let parallel =
+            b.parallel.iter().any(|p| *p) || (b.start..b.start + b.depth).any(some_loop_parallel);
         (b.depth >= 2 || parallel, b.depth)
     };
     let mut best: Option<usize> = None;
@@ -209,8 +198,7 @@ pub fn tiled_band(schedule: &Schedule, per_group: bool) -> Option<usize> {
 
 /// Derive the tile space of `scop` under `schedule`.
 pub fn tile_space(ctx: &Ctx, scop: &Scop, schedule: &Schedule, policy: &TilePolicy) -> TileSpace {
-    let band_index = tiled_band(schedule, policy.per_group)
-        .filter(|&b| schedule.bands[b].depth >= policy.min_depth);
+    let band_index = tiled_band(schedule).filter(|&b| schedule.bands[b].depth >= policy.min_depth);
     let start = match band_index {
         Some(b) => schedule.bands[b].start,
         None => schedule
@@ -262,13 +250,12 @@ pub fn tile_space(ctx: &Ctx, scop: &Scop, schedule: &Schedule, policy: &TilePoli
         // A group's statements share its loops (the same constants before the band), so its
         // dimension is parallel when their loop is ([`Schedule::loop_parallel`]): with the
         // whole band's when one group has every statement, or for a group that a scalar
-        // dimension separates from the sequential ones.
-        let parallel = |k: usize| match policy.per_group {
-            true => g
-                .statements
+        // dimension separates from the sequential ones (gramschmidt's column updates beside
+        // its norm's reduction: their tiles run in parallel, not by wavefronts).
+        let parallel = |k: usize| {
+            g.statements
                 .iter()
-                .all(|&s| schedule.loop_parallel[start + k][s]),
-            false => band.parallel[k],
+                .all(|&s| schedule.loop_parallel[start + k][s])
         };
         let parallel_tiles = (0..band.depth).take_while(|&k| parallel(k)).count();
         g.depth = band.depth;
