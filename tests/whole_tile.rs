@@ -86,13 +86,13 @@ fn the_suite_kernels_whose_original_inner_loops_accumulate_run_the_tiles_order()
     // cannot run).
     assert_eq!(tiles, TILES, "{tiles:?}");
     // Full tiles with register blocks (`codegen/src/registers.rs`): the tiles run on one thread
-    // from 2^22 points, or 2^16 where the blocks are rows that hold all of the work. atax,
-    // gemver and gramschmidt have row blocks too, but not in every statement of their work:
-    // gemver's and gramschmidt's lines walk columns, and their blocks count as others do (from
-    // 2^22 points); atax's walk rows, and its flags are as without the blocks. cholesky and trmm
-    // read the array they update at other elements, which their full tiles keep apart.
-    // gramschmidt's were rows along `i` until its groups' own dependences ordered its tiles
-    // (`ptile::intra::cpu_order`): `j` innermost, unit-stride, no chain to block.
+    // from 2^22 points, or 2^16 where the blocks are rows that hold all of the work. atax and
+    // gemver have row blocks too, but not in every statement of their work: gemver's lines walk
+    // columns, and its blocks count as others do (from 2^22 points); atax's walk rows, and its
+    // flags are as without the blocks. cholesky and trmm read the array they update at other
+    // elements, which their full tiles keep apart. gramschmidt had rows along `i` until its
+    // groups' own dependences ordered its tiles (`ptile::intra::cpu_order`): `j` innermost,
+    // unit-stride, no chain to block.
     assert_eq!(registers, REGISTERS, "{registers:?}");
     // gesummv's and trisolv's rows were, before their jammed rows ran all their work
     // (`codegen/src/jam.rs`).
