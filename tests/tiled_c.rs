@@ -7,7 +7,7 @@ mod common;
 use common::{check_kernels, Variant};
 use polybench::Kernel;
 
-/// The tile-size settings of issue 4, each with 1 and 2 threads; `POLYC_MIN_POINTS=0` makes the
+/// The tile-size settings of issue 4, each with 1 and 2 threads (one with 5); `POLYC_MIN_POINTS=0` makes the
 /// programs tile even these small problems (the last two runs keep the default, so small SCoPs
 /// run their untiled original order, and ask for the original order whatever the size).
 const RUNS: &[&[(&str, &str)]] = &[
@@ -24,6 +24,15 @@ const RUNS: &[&[(&str, &str)]] = &[
     &[
         ("POLYC_TILE_SIZES", "2"),
         ("OMP_NUM_THREADS", "2"),
+        ("POLYC_MIN_POINTS", "0"),
+    ],
+    // More threads than cores, and many tiles a step: a wavefront's columns wait for their
+    // neighbours alone (`codegen::host::unit_sync`), and threads that run on past a
+    // descheduled one would read what it has not yet written were a wait missing (lu and
+    // seidel-2d at SMALL differed without them).
+    &[
+        ("POLYC_TILE_SIZES", "2"),
+        ("OMP_NUM_THREADS", "5"),
         ("POLYC_MIN_POINTS", "0"),
     ],
     &[

@@ -391,17 +391,15 @@ fn several_cores() -> Option<usize> {
 /// A process that keeps a core busy takes a thread away for as long as it stays busy: the
 /// readings of the runnable tasks (`polyc_usable_threads`) go on for a while before giving up a
 /// thread, so that a task that runs for a moment does not, but one that stays runnable does.
-/// seidel-2d at MEDIUM runs its tiles by wavefronts on threads, a barrier after each step;
-/// with a busy loop beside it and as many OpenMP threads as cores, it starts fewer (other
-/// tests' processes may take more).
+/// floyd-warshall 800 a side holds 512 million points, enough for threads on a quiet machine,
+/// but starts them 7,190 times, about 71,000 points a start: beside a busy loop, with as many
+/// OpenMP threads as cores, each start's join would wait for the thread that shares its core
+/// (`c::BUSY_SYNC_POINTS`), and it starts fewer (other tests' processes may take more).
 #[test]
 fn a_busy_core_takes_a_thread_away() {
     let Some(cores) = several_cores() else { return };
-    let busy = Busy::start(1);
     let threads = cores.to_string();
-    let (line, _, _work) =
-        common::checked_profile("seidel-2d", "MEDIUM", &[("OMP_NUM_THREADS", &threads)]);
-    drop(busy);
+    let line = profile_line_with("floyd-warshall", "MEDIUM", &["-DN=800"], &threads, 1);
     assert!(line.contains("untiled=0 whole_tile=0"), "{line}");
     let used = threads_of(&line);
     assert!(
@@ -410,29 +408,26 @@ fn a_busy_core_takes_a_thread_away() {
     );
 }
 
-/// A group whose wavefront steps hold much work takes back the thread a busy core took away
-/// (`polyc_team`: 2^25 points a step, weighed by the latency, `c::BUSY_SYNC_POINTS`, over the
-/// steps that hold tiles): its barriers wait for the thread that shares its core once a step.
-/// Beside a busy loop: seidel-2d, 2000 a side and 100 time steps (78 steps of about 5 million
-/// points, each weighing 12), and fdtd-2d at LARGE (33 steps of 55 million; its diamond
-/// tiles' bounding box has 142 steps) run on all threads; cholesky at LARGE (125 steps of 11
-/// million) and seidel-2d at MEDIUM (28 steps of about 570,000,
-/// `a_busy_core_takes_a_thread_away`) on the free ones.
+/// Wavefronts keep all of OpenMP's threads beside a busy process where each start of them
+/// holds 2^25 points or more (weighed by the latency, `c::BUSY_SYNC_POINTS`), as parallel loops
+/// do: a column of tiles waits only for the columns it depends on (`host::unit_sync`), so the
+/// other threads run on while the thread that shares its core waits for it. seidel-2d at MEDIUM
+/// (16 million points, each weighing 12), fdtd-2d and cholesky at LARGE (with a barrier after
+/// each step, the last two ran on the free threads).
 #[test]
-fn wavefronts_with_large_steps_take_the_busy_core_back() {
+fn wavefronts_keep_the_threads_beside_a_busy_core() {
     let Some(cores) = several_cores() else { return };
     let threads = cores.to_string();
-    let cases: [(&str, &[&str], usize); 3] = [
-        ("seidel-2d", &["-DN=2000", "-DTSTEPS=100"], cores),
-        ("fdtd-2d", &[], cores),
-        ("cholesky", &[], cores - 1),
-    ];
-    for (kernel, defines, expected) in cases {
-        let line = profile_line_with(kernel, "LARGE", defines, &threads, 1);
+    for (kernel, dataset) in [
+        ("seidel-2d", "MEDIUM"),
+        ("fdtd-2d", "LARGE"),
+        ("cholesky", "LARGE"),
+    ] {
+        let line = profile_line_with(kernel, dataset, &[], &threads, 1);
         assert!(line.contains("untiled=0 whole_tile=0"), "{kernel}: {line}");
         assert_eq!(
             threads_of(&line),
-            expected,
+            cores,
             "{kernel} beside a busy loop: {line}"
         );
     }

@@ -136,23 +136,18 @@ pub const SYNC_POINTS: i64 = 1 << 16;
 /// its jammed rows on one 0.73 s, its original 4.5 s: a thread of tiles is worth about 1.25
 /// of the original's, a block 6).
 pub const VECTOR_ROWS_THREADS: i64 = crate::jam::ROWS;
-/// The fewest points (weighed by the latency) per start of the threads for a SCoP's parallel
-/// loops to keep all of OpenMP's threads where other processes keep cores busy
+/// The fewest points (weighed by the latency) per start of the threads for a SCoP's tiles to
+/// keep all of OpenMP's threads where other processes keep cores busy
 /// (`polyc_busy_threads`): a thread that shares its core with another process still runs
 /// about half the time, and each start ends at a join that waits for it once. Measured on the
 /// 2-core AMD EPYC VM beside a process spinning on a core, LARGE, all threads against the free
 /// one (medians of 7): gemm (one start, 2^30 points) 175 against 221 ms; floyd-warshall
-/// (25,190 starts of 870,000 points, rounds of 3) 24.6-30.3 against 17.5-18.7 s. SCoPs whose
-/// tiles run by wavefronts keep the free threads, but for a group whose steps that hold tiles
-/// hold this much work each on average (`polyc_team`; the steps counted by
-/// `host::TileWalk::busy_steps`): a barrier ends each step and waits for the thread that shares
-/// its core, a few milliseconds of the scheduler's slice, at every one. Measured there, LARGE,
-/// all threads against the free one, medians of 5 to 7 (the work per step: the band's points,
-/// at most the SCoP's, over the steps): seidel-2d (170 million a step) 13.9-14.1 against
-/// 17.4-18.0 s, fdtd-2d (55 million) 0.68-0.70 against 0.70-0.89 s; heat-3d (26 million) 1.84
-/// against 1.92 s, but jacobi-2d (26 million) 0.91 against 0.82, lu (22 million) 1.00 against
-/// 0.92, cholesky (11 million) 0.67 against 0.50, gramschmidt (215,150 steps of about 7,000)
-/// 7.4 against 2.6 s.
+/// (25,190 starts of 870,000 points, rounds of 3) 24.6-30.3 against 17.5-18.7 s. Wavefronts
+/// follow the same rule since their columns wait for their neighbours alone
+/// (`host::unit_sync`): beside a spinning process on the 2-core Intel Xeon VM, LARGE, medians
+/// of 3, all threads against the free one, cholesky 0.37 against 0.43 s, heat-3d 1.25 against
+/// 1.52, lu 1.30 against 1.55 (with a barrier after each step, all threads had run cholesky
+/// 0.52 s and lu 1.47: docs/decisions.md, "Wavefront columns wait for their neighbours").
 pub const BUSY_SYNC_POINTS: i64 = 1 << 25;
 /// How long, per point of work, a SCoP may watch /proc/loadavg for another process's task to
 /// go before it takes threads away (`polyc_usable_threads`): 1% of a nanosecond a point.
@@ -178,21 +173,12 @@ fn cost_model() -> String {
         r#"#ifdef _OPENMP
 #include <omp.h>
 #endif
+#include <sched.h>
 #include <unistd.h>
 /* Whether OpenMP's threads have run in this process (their start-up is paid). */
 static int polyc_threads_started = 0;
 /* The threads tiled code runs on (`num_threads` of its parallel loops). */
 static int polyc_threads = 1;
-/* Where other processes keep cores busy and this SCoP's tiles run by wavefronts on fewer
-   threads than OpenMP's (`polyc_busy_threads`): OpenMP's threads, which a group whose steps
-   are large enough takes back (`polyc_team`), the SCoP's points and their latency; `threads`
-   0 elsewhere (each SCoP execution clears it before its plan); `taken`: the team a group took
-   back. */
-static struct {{ int threads; double points; double latency; int taken; }} polyc_busy = {{0, 0, 1, 0}};
-/* The most threads this SCoP's tiles ran on (the profile's `threads=`). */
-static inline __attribute__((unused)) int polyc_threads_used(void) {{
-  return polyc_busy.taken > polyc_threads ? polyc_busy.taken : polyc_threads;
-}}
 /* Bytes of the last-level cache this CPU uses: Linux's sysfs first (the cache of the highest
    level that cpu0 sees), else sysconf, else 8 MiB. On AMD EPYC glibc's sysconf reports the L3
    of the whole package (64 MiB on our VM, whose core shares 8 MiB), and mvt LARGE's 32 MB were
@@ -241,33 +227,12 @@ static inline __attribute__((unused)) double polyc_cache_bytes(void) {{
 static inline __attribute__((unused)) long polyc_min_parallel(void) {{
   return 2L * polyc_threads;
 }}
-/* The work of a group whose band's bounding box holds `points`, where other processes keep
-   cores busy: those points, at most the SCoP's, weighed by the latency (`polyc_busy`). */
-static inline __attribute__((unused)) double polyc_busy_work(double points) {{
-  return (points < polyc_busy.points ? points : polyc_busy.points) * polyc_busy.latency;
-}}
-/* Whether a group whose band's bounding box holds `points` counts the steps that hold its
-   tiles (a walk over its tiles' probes) for `polyc_team`: where other processes keep cores
-   busy, this SCoP's tiles run by wavefronts on fewer threads than OpenMP's, and the group's
-   work reaches what one step must hold to take them back. */
-static inline __attribute__((unused)) int polyc_busy_counts(double points) {{
-  return polyc_busy.threads > polyc_threads && polyc_busy_work(points) >= {BUSY_SYNC_POINTS}.0;
-}}
 /* The team that runs a group's wavefronts: its threads, or one thread when the steps hold on
    average fewer tiles than `polyc_min_parallel` (`units` tile columns, a bounding box, over
-   `waves` steps) or fewer than {STEP_POINTS} points (`points`, the band's bounding box): each
-   step ends at a barrier, and a handful of tiles or of points per step gains less than the
-   waiting costs. Where other processes keep cores busy (`polyc_busy`), all of OpenMP's threads
-   where the `steps` that hold tiles hold {BUSY_SYNC_POINTS} points or more on average
-   (`polyc_busy_work`). */
-static inline __attribute__((unused)) int polyc_team(double units, long waves, double points, long steps) {{
-  if (polyc_busy.threads > polyc_threads && steps > 0
-      && units >= 2.0 * polyc_busy.threads * (double)steps
-      && polyc_busy_work(points) >= {BUSY_SYNC_POINTS}.0 * (double)steps) {{
-    polyc_threads_started = 1;
-    polyc_busy.taken = polyc_busy.threads;
-    return polyc_busy.threads;
-  }}
+   `waves` steps) or fewer than {STEP_POINTS} points (`points`, the band's bounding box): a
+   column of tiles waits for the columns it depends on (`polyc_wait_step`), and a handful of
+   tiles or of points per step gains less than the waiting costs. */
+static inline __attribute__((unused)) int polyc_team(double units, long waves, double points) {{
   return waves > 0 && units >= (double)polyc_min_parallel() * (double)waves
       && points >= {STEP_POINTS}.0 * (double)waves ? polyc_threads : 1;
 }}
@@ -278,6 +243,22 @@ static inline __attribute__((unused)) int polyc_thread_num(void) {{
 #else
   return 0;
 #endif
+}}
+/* Waits until the wavefront walk's column of tiles at `column` has finished step `step`
+   (`codegen/src/host.rs`, `unit_sync`): a thread whose tile needs another thread's tile waits
+   for that one alone, not for the whole step. It spins a little, then yields the core: the
+   thread it waits for may be waiting for a core itself. */
+static inline __attribute__((unused)) void polyc_wait_step(const long *column, long step) {{
+  int spins = 0;
+  while (__atomic_load_n(column, __ATOMIC_ACQUIRE) < step) {{
+    if (++spins < 128) {{
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }} else {{
+      sched_yield();
+    }}
+  }}
 }}
 /* OpenMP's threads (1 without OpenMP). */
 static inline __attribute__((unused)) int polyc_omp_threads(void) {{
@@ -334,24 +315,18 @@ static inline __attribute__((unused)) int polyc_usable_threads(double work) {{
   if (free < threads) threads = free < 1 ? 1 : (int)free;
   return threads;
 }}
-/* The threads for a SCoP of `work` points (weighed) that starts them `syncs` times, `waves`
-   where its tiles run by wavefronts: the free ones (`polyc_usable_threads`), or all of
-   OpenMP's where others keep cores busy, the SCoP has no wavefronts and each start has
-   {BUSY_SYNC_POINTS} points or more of work. A thread on a shared core runs part of the time;
-   its share of a parallel loop's tiles, handed out dynamically, shrinks to what it runs, and
-   the join waits for it once per start. A wavefront's barrier waits for it at every step: such
-   a SCoP gets the free threads, and `polyc_busy` records all of OpenMP's for the groups whose
-   steps are large enough to take them back (`polyc_team`). */
-static inline __attribute__((unused)) int polyc_busy_threads(double points, int latency, long syncs, int waves) {{
+/* The threads for a SCoP of `work` points (weighed) that starts them `syncs` times: the free
+   ones (`polyc_usable_threads`), or all of OpenMP's where others keep cores busy and each
+   start has {BUSY_SYNC_POINTS} points or more of work. A thread on a shared core runs part of
+   the time; its share of the tiles, handed out dynamically, shrinks to what it runs, and the
+   join waits for it once per start. Wavefronts too: a column of tiles waits only for the
+   columns it depends on (`polyc_wait_step`), so the other threads run on while that thread
+   waits for its core. */
+static inline __attribute__((unused)) int polyc_busy_threads(double points, int latency, long syncs) {{
   const double work = points * latency;
   const int free = polyc_usable_threads(work);
   const int all = polyc_omp_threads();
-  if (free < all && waves) {{
-    polyc_busy.threads = all;
-    polyc_busy.points = points;
-    polyc_busy.latency = latency;
-  }}
-  return free < all && !waves && work >= {BUSY_SYNC_POINTS}.0 * (double)(syncs > 1 ? syncs : 1) ? all : free;
+  return free < all && work >= {BUSY_SYNC_POINTS}.0 * (double)(syncs > 1 ? syncs : 1) ? all : free;
 }}
 /* Where tiles do not pay: 0, the original's lines, or where the tiles' order is better and the
    work hides the tile walk's set-up (atax MEDIUM, 0.15 ms, ran 0.04 ms slower as one tile),
@@ -418,15 +393,14 @@ static inline __attribute__((unused)) int polyc_small(double points, int latency
    jacobi-2d (12 million points, 4 ms) is little beside a MEDIUM seidel-2d (16 million points
    each waiting for the one before, 137 ms; tiled on two threads, 110 ms). `syncs`: how many
    times the tiles would start the threads (at least that many, where counting stopped early;
-   codegen::openmp, `sync_count`). `waves`: 1 where a group's tiles run by wavefronts, a
-   barrier after each step (`polyc_busy_threads`). `reorder` + 16: the original order's jammed rows run its
+   codegen::openmp, `sync_count`). `reorder` + 16: the original order's jammed rows run its
    deepest loops as vectors, and tiles pay only on {VECTOR_ROWS_THREADS} threads or more; + 32: the SCoP
    has time tiles that pay on one thread (`polyc_one_thread`). On one thread, whatever left it one,
    `polyc_one_thread` decides. Not
    inlined: it runs once per SCoP execution, and inlined into the kernel's function it changed
    how gcc laid out the kernel's own loops (gemm MEDIUM, run untiled: 5.5 ms against the
    original's 4.0 ms, 4.0 ms with it apart). */
-static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int latency, long syncs, int waves, int tuned) {{
+static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, double bytes, int strided, int reorder, int latency, long syncs, int tuned) {{
   const long min = polyc_min_points();
   if (min >= 0) {{
     polyc_threads = polyc_omp_threads();
@@ -434,7 +408,7 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
   }}
   if (tuned >= 0) {{
     if (polyc_tuned_untiled(tuned)) return 0;
-    polyc_threads = polyc_busy_threads(points, latency, syncs, waves);
+    polyc_threads = polyc_busy_threads(points, latency, syncs);
     polyc_threads_started = 1;
     return 1;
   }}
@@ -457,7 +431,7 @@ static __attribute__((noinline, unused)) int polyc_tiles_pay(double points, doub
   /* Fewer threads where other processes are busy (a snapshot, which can be wrong): the tiled
      schedule still runs, on the free threads, or on all of them for parallel loops that start
      them seldom (`polyc_busy_threads`). */
-  polyc_threads = polyc_busy_threads(points, latency, syncs, waves);
+  polyc_threads = polyc_busy_threads(points, latency, syncs);
   if ((reorder & 16) && polyc_threads < {VECTOR_ROWS_THREADS}) {{
     polyc_threads = 1;
     return untiled;

@@ -25,12 +25,6 @@ use crate::ir::{acc, size, tile, GroupIr, ScopIr, TiledGroup};
 /// loops isl separated into many pieces (`tests/inputs/hostile/separation-growth.c`) took three
 /// of 21.7 KB, its output growing from 234 to 323 KB.
 const LEXICOGRAPHIC_MAX_BYTES: usize = 20_000;
-/// The most bytes of C the count of a group's steps that hold tiles may take (another copy of
-/// the tiles' emptiness probe: `TileWalk::busy_steps`): past it, the steps of the tiles'
-/// bounding box stand in. The suite's kernels take 3.3-10.3 KB (fdtd-2d the most); a random
-/// program whose AST isl built without separation (`tests/inputs/hostile/
-/// ast-error-without-message.c`) took 189 KB, its output growing past the test's 1.1 MB.
-const COUNT_MAX_BYTES: usize = 20_000;
 
 /// What the walk does besides finding tiles.
 pub struct TileWalk<'a> {
@@ -201,8 +195,9 @@ impl TileWalk<'_> {
 
     /// The wavefront loop over the first `m` tile dimensions. With OpenMP, one team runs all
     /// the steps (thesis §6.2's fork per wavefront cost more than small steps gain): every
-    /// thread walks the steps, shares out each step's outermost tile loop, and waits at a
-    /// barrier before the next.
+    /// thread walks the steps and shares out each step's outermost tile loop; a column of
+    /// tiles waits for the two it depends on in the step before ([`unit_sync`]), not for the
+    /// whole step at a barrier.
     fn wavefronts(&self) -> String {
         let t = self.tiles;
         let m = self.wave_dims();
@@ -222,11 +217,11 @@ impl TileWalk<'_> {
             sum("ghi", 0)
         );
         let _ = writeln!(steps, "  const long polyc_before = polyc_tiles;");
-        let (range, tiles) = self.step_tiles(m, &self.label);
+        let (range, tiles) = self.step_tiles(m, &self.label, team);
         steps.push_str(&indent(&range, 2));
         if team {
             // The step's loop is printed twice (alone, shared), each with its own probe label.
-            let (_, shared) = self.step_tiles(m, &format!("{}_shared", self.label));
+            let (_, shared) = self.step_tiles(m, &format!("{}_shared", self.label), true);
             steps.push_str(&indent(&team_step(&tiles, &shared), 2));
         } else {
             steps.push_str(&indent(&tiles, 2));
@@ -243,12 +238,11 @@ impl TileWalk<'_> {
             .map(|k| format!("(double)polyc_lmax(0, polyc_phi{k} - polyc_plo{k} + 1)"))
             .collect();
         let _ = writeln!(w, "const double polyc_box = {};", points.join(" * "));
-        w.push_str(&self.busy_steps(m));
         // `(void)`: where the rows are too long to print twice, only the region's pragma reads
         // the team, and a build without OpenMP warned of an unused variable.
         let _ = writeln!(
             w,
-            "const int polyc_team_size = polyc_team((double)(polyc_ghi0 - polyc_glo0 + 1) * (double)(({}) - ({}) + 1), ({}) - ({}) + 1, polyc_box, polyc_steps); (void)polyc_team_size;",
+            "const int polyc_team_size = polyc_team((double)(polyc_ghi0 - polyc_glo0 + 1) * (double)(({}) - ({}) + 1), ({}) - ({}) + 1, polyc_box); (void)polyc_team_size;",
             sum("ghi", 1),
             sum("glo", 1),
             sum("ghi", 0),
@@ -260,61 +254,26 @@ impl TileWalk<'_> {
         // trisolv LARGE 3.9 -> 2.4 ms, gramschmidt MEDIUM 7.0 -> 5.2 ms (one thread, the
         // 2-core Intel Xeon VM). The steps are then the rows of the outermost tile loop.
         let rows = self.rows(None, &format!("{}_rows", self.label));
+        let region = |guarded| team_region(&self.tiles.ranges[0], m, &steps, guarded);
         if rows.len() > LEXICOGRAPHIC_MAX_BYTES {
-            w.push_str(&team_region(&steps, true));
+            w.push_str(&region(true));
             return w;
         }
         let _ = writeln!(w, "if (polyc_team_size == 1) {{");
         w.push_str(&indent(&rows, 2));
         let _ = writeln!(w, "}} else {{");
-        w.push_str(&indent(&team_region(&steps, false), 2));
+        w.push_str(&indent(&region(false), 2));
         let _ = writeln!(w, "}}");
         w
     }
 
-    /// `polyc_steps`: the steps that hold tiles, which `polyc_team` weighs a busy machine's
-    /// threads by, counted (where `polyc_busy_counts` asks) by a walk over the steps that
-    /// probes their tiles until it finds one; else, or where that walk's code would pass
-    /// [`COUNT_MAX_BYTES`], the steps of the tiles' bounding box.
-    /// Skewed and diamond bands fill a small part of that box: fdtd-2d LARGE's tiles lie on 33
-    /// of its 142 steps, and the work per step that decides is that of steps with tiles.
-    fn busy_steps(&self, m: usize) -> String {
-        let (lo, hi) = (wave_sum("glo", 0, m), wave_sum("ghi", 0, m));
-        let label = format!("{}_count", self.label);
-        let found = format!("{}_found", self.label);
-        let tile = format!(
-            "{{\n{}  if (polyc_nonempty) goto {found};\n}}\n",
-            self.probe(&label)
-        );
-        let (range, tiles) = self.step_around(m, &self.loops_around(m, tile));
-        let steps = format!("long polyc_steps = ({hi}) - ({lo}) + 1;\n");
-        if range.len() + tiles.len() > COUNT_MAX_BYTES {
-            return steps;
-        }
-        format!(
-            "{steps}if (polyc_busy_counts(polyc_box)) {{
-  polyc_steps = 0;
-  for (long polyc_w = {lo}; polyc_w <= {hi}; polyc_w++) {{
-{}{}    continue;
-    {found}:;
-    polyc_steps++;
-  }}
-}}
-",
-            indent(&range, 4),
-            indent(&tiles, 4)
-        )
-    }
-
     /// The tiles of step `polyc_w` of a walk over the first `m` tile dimensions, the emptiness
     /// probe jumping to `label`: the declaration of `polyc_lo`, `polyc_hi` (the outermost tile
-    /// loop's range, which decides whether the step's tiles are shared out), and the loops.
-    fn step_tiles(&self, m: usize, label: &str) -> (String, String) {
-        self.step_around(m, &self.inner_loops(m, label))
-    }
-
-    /// [`Self::step_tiles`] around `inner`, the loops over the tile dimensions from `m` on.
-    fn step_around(&self, m: usize, inner: &str) -> (String, String) {
+    /// loop's range, which decides whether the step's tiles are shared out), and the loops;
+    /// each value of that loop waiting for the tiles it depends on where `sync`
+    /// ([`unit_sync`]).
+    fn step_tiles(&self, m: usize, label: &str, sync: bool) -> (String, String) {
+        let inner = self.inner_loops(m, label);
         let t = self.tiles;
         let sum = |pre: &str, from: usize| wave_sum(pre, from, m);
         // t_0 .. t_{m-2} as loops, t_{m-1} = w - (t_0 + ... + t_{m-2}).
@@ -330,7 +289,7 @@ impl TileWalk<'_> {
         let (lo, hi) = &t.ranges[last];
         let _ = writeln!(body, "if ({t} >= {lo} && {t} <= {hi}) {{", t = tile(last));
         let _ = writeln!(body, "  {}", origin_decl(last));
-        body.push_str(&indent(inner, 2));
+        body.push_str(&indent(&inner, 2));
         let _ = writeln!(body, "}}");
         let mut range = String::new();
         for k in (0..last).rev() {
@@ -348,6 +307,9 @@ impl TileWalk<'_> {
             body = if k == 0 {
                 // The outermost loop keeps OpenMP's canonical form (one variable, a bound).
                 range = format!("const long polyc_lo = {lo}, polyc_hi = {hi};\n");
+                if sync {
+                    body = unit_sync(&body, &sum("glo", 1));
+                }
                 tile_loop(k, "polyc_lo", "polyc_hi", &body, true)
             } else {
                 tile_loop(k, &lo, &hi, &body, false)
@@ -516,34 +478,23 @@ fn wave_sum(pre: &str, from: usize, m: usize) -> String {
 /// outermost tile loop (the same loop, with its own probe label in each). Every thread decides
 /// alike from the step's range:
 /// - a step of fewer tile values than `polyc_min_parallel` runs on thread 0 alone, and the
-///   others go on to the next shared step without waiting (`polyc_alone` remembers that thread 0
-///   may still be running, so the next shared step starts with a barrier);
-/// - a shared step's loop is an `omp for`, then a barrier. Whether it found tiles is gathered in
-///   `polyc_found[polyc_w & 1]`, which thread 0 reads and clears after the barrier: the next
-///   writes to that slot come after at least one more barrier, while the next shared step
-///   writes the other slot.
+///   others go on to the next shared step;
+/// - a shared step's loop is an `omp for` without a barrier after it.
+///
+/// Each value of that loop waits for the ones it depends on ([`unit_sync`]), so no thread waits
+/// for a whole step: a free thread runs on past the tiles of a thread whose core another
+/// process holds. Whether a step found tiles (the profile's `wavefronts=`) is marked in
+/// `polyc_stepped`, counted after the region.
 fn team_step(alone: &str, shared: &str) -> String {
+    let found = "if (polyc_tiles > polyc_before) __atomic_store_n(&polyc_stepped[polyc_w - polyc_wlo], 1, __ATOMIC_RELAXED);";
     format!(
         "if (polyc_hi - polyc_lo + 1 < polyc_min_parallel()) {{
   if (polyc_thread_num() == 0) {{
-{}    if (polyc_tiles > polyc_before) polyc_waves++;
+{}    {found}
   }}
-  polyc_alone = 1;
 }} else {{
-  if (polyc_alone) {{
-    #pragma omp barrier
-  }}
-  polyc_alone = 0;
   #pragma omp for schedule(dynamic) nowait
-{}  if (polyc_tiles > polyc_before) {{
-    #pragma omp atomic write
-    polyc_found[polyc_w & 1] = 1;
-  }}
-  #pragma omp barrier
-  if (polyc_thread_num() == 0) {{
-    if (polyc_found[polyc_w & 1]) polyc_waves++;
-    polyc_found[polyc_w & 1] = 0;
-  }}
+{}  {found}
 }}
 ",
         indent(alone, 4),
@@ -551,16 +502,53 @@ fn team_step(alone: &str, shared: &str) -> String {
     )
 }
 
-/// The parallel region whose team walks the wavefronts `steps`: on `polyc_team_size` threads,
-/// or on this one alone where `guarded` and the team is 1.
-fn team_region(steps: &str, guarded: bool) -> String {
+/// `body`, the tiles of step `polyc_w` at outermost tile coordinate `polyc_t0` (a column of
+/// tiles whose other wave coordinates sum to `polyc_w - polyc_t0`, at least `rest_lo`), between
+/// a wait for the columns it depends on and the mark that it is done. A band whose tiles run
+/// by wavefronts has no dependence that goes back along a tile dimension, so a tile depends
+/// only on tiles at or below its coordinates: those of the columns at `polyc_t0 - 1` and at
+/// `polyc_t0` in earlier steps. `polyc_col[c]` holds the last step column `polyc_cf + c` has
+/// finished: a column that waits for both neighbours' previous step before it runs, and marks
+/// its own after, has every tile below it done, and a neighbour outside the walk (below a
+/// lower bound of the column or the rest) has none below it either.
+fn unit_sync(body: &str, rest_lo: &str) -> String {
+    format!(
+        "if (polyc_w > polyc_wlo) {{
+  if (polyc_t0 > polyc_cf) polyc_wait_step(&polyc_col[polyc_t0 - 1 - polyc_cf], polyc_w - 1);
+  if (polyc_w - polyc_t0 > {rest_lo}) polyc_wait_step(&polyc_col[polyc_t0 - polyc_cf], polyc_w - 1);
+}}
+{body}__atomic_store_n(&polyc_col[polyc_t0 - polyc_cf], polyc_w, __ATOMIC_RELEASE);
+"
+    )
+}
+
+/// The parallel region whose team walks the wavefronts `steps` over the first `m` tile
+/// dimensions, the outermost tile coordinate in `range` (`TiledGroup::ranges`): on
+/// `polyc_team_size` threads, or on this one alone where `guarded` and the team is 1. Before
+/// it, the columns' progress (`polyc_col`, [`unit_sync`]) and the steps' marks; after it, the
+/// count of steps that found tiles.
+fn team_region(range: &(Expr, Expr), m: usize, steps: &str, guarded: bool) -> String {
     let guard = if guarded {
         " if(polyc_team_size > 1)"
     } else {
         ""
     };
+    let (lo, hi) = range;
+    let (wlo, whi) = (wave_sum("glo", 0, m), wave_sum("ghi", 0, m));
     format!(
-        "long polyc_found[2] = {{0, 0}};\n#pragma omp parallel num_threads(polyc_team_size){guard} reduction(+:polyc_tiles)\n{{\n  int polyc_alone = 0;\n{}}}\n",
+        "const long polyc_wlo = {wlo}, polyc_wn = polyc_lmax(1, ({whi}) - polyc_wlo + 1);
+const long polyc_cf = {lo}, polyc_cn = polyc_lmax(1, ({hi}) - polyc_cf + 1);
+long *polyc_col = (long *)polyc_alloc((size_t)polyc_cn * sizeof(long));
+for (long polyc_c = 0; polyc_c < polyc_cn; polyc_c++) polyc_col[polyc_c] = polyc_wlo - 1;
+unsigned char *polyc_stepped = (unsigned char *)polyc_alloc((size_t)polyc_wn);
+memset(polyc_stepped, 0, (size_t)polyc_wn);
+#pragma omp parallel num_threads(polyc_team_size){guard} reduction(+:polyc_tiles)
+{{
+{}}}
+for (long polyc_s = 0; polyc_s < polyc_wn; polyc_s++) polyc_waves += polyc_stepped[polyc_s];
+polyc_free(polyc_col);
+polyc_free(polyc_stepped);
+",
         indent(steps, 2)
     )
 }

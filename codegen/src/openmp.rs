@@ -11,7 +11,6 @@ use std::fmt::Write;
 use rosepolly::model::expr::Expr;
 
 use avelas_contract::{ConfigFns, C_TARGET_FNS};
-use ptile::TileMode;
 
 use crate::c::{self, COptions};
 use crate::host::{group_opening, indent, points_range, Labels, TileWalk};
@@ -104,14 +103,10 @@ impl HostDialect for OpenMp<'_> {
                 };
                 out.push_str(&self.sync_count(original.latency));
                 let pay = format!(
-                    "polyc_tiles_pay(polyc_points, polyc_bytes, {}, {reorder}, {}, polyc_syncs, {}, polyc_tuned)",
+                    "polyc_tiles_pay(polyc_points, polyc_bytes, {}, {reorder}, {}, polyc_syncs, polyc_tuned)",
                     i32::from(original.strided),
                     original.latency,
-                    i32::from(self.steps_at_barriers())
                 );
-                // An earlier SCoP's busy threads (`polyc_busy`) are not this one's: cleared
-                // once, before whichever plan decides.
-                let _ = writeln!(out, "  polyc_busy.threads = polyc_busy.taken = 0;");
                 if self.reassociates() {
                     // Rows of partial results give other last bits than the original's lines,
                     // so which runs may not depend on the threads or on an earlier SCoP's start
@@ -173,7 +168,7 @@ impl HostDialect for OpenMp<'_> {
             ("whole_tile=%d", "polyc_whole_tile".into()),
         ];
         if self.ir.original.is_some() {
-            fields.push(("threads=%d", "polyc_threads_used()".into()));
+            fields.push(("threads=%d", "polyc_threads".into()));
             fields.push(("syncs=%ld", "polyc_syncs".into()));
         }
         // Other tile sizes, other last bits: `polyc tune` then compares within a tolerance.
@@ -341,15 +336,6 @@ impl OpenMp<'_> {
             c::SYNC_POINTS
         );
         out
-    }
-
-    /// Whether a group's tiles run by wavefronts: one team of threads, a barrier after each step
-    /// (the argument `waves` of `polyc_tiles_pay`).
-    fn steps_at_barriers(&self) -> bool {
-        self.ir
-            .groups
-            .iter()
-            .any(|g| matches!(&g.code, GroupCode::Tiled(t) if t.mode == TileMode::Wavefront))
     }
 
     /// `polyc_reorder`, the argument `reorder` of `polyc_tiles_pay` at the tile sizes the SCoP
