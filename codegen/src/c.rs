@@ -161,9 +161,10 @@ pub const WATCH_MAX_S: f64 = 0.01;
 pub const WHOLE_TILE: i64 = avelas_contract::config::MAX_TILE_SIZE;
 
 /// The fewest points (of a band's bounding box) a wavefront step must hold on average for its
-/// tiles to run on several threads: a step ends at a barrier. Measured on ludcmp (2 threads,
-/// the steps of its inner band under a sequential loop): about 1,400 per step at MEDIUM ran
-/// 1.1-2.5x slower than one thread, about 7,700 at LARGE 1.7x faster.
+/// tiles to run on several threads: each step's columns wait for their neighbours
+/// (`host::unit_sync`). Measured on ludcmp (2 threads, the steps of its inner band under a
+/// sequential loop), when a barrier ended each step: about 1,400 per step at MEDIUM ran
+/// 1.1-2.5x slower than one thread, about 7,700 at LARGE 1.7x faster (not measured again).
 pub const STEP_POINTS: i64 = 4096;
 
 /// The C of the decision [`COLD_POINTS`] describes: `polyc_tiles_pay(points, bytes, strided,
