@@ -56,13 +56,13 @@ pub fn host_support(cuda: bool) -> String {
 {q} long polyc_lmin(long a, long b) {{ return a < b ? a : b; }}
 {q} long polyc_lmax(long a, long b) {{ return a > b ? a : b; }}
 {q} long polyc_lfloord(long n, long d) {{ return n >= 0 ? n / d : -((-n + d - 1) / d); }}
-/* Memory for an array polyc made from a scalar, on a 64-byte boundary (vector loads of rows
-   that straddle cache lines ran ludcmp 1.5x slower); exits when there is none. `polyc_free`
-   releases it. */
+/* Memory for an array of polyc's own (an expanded scalar, a row's partial results, a
+   wavefront's column progress), on a 64-byte boundary (vector loads of rows that straddle
+   cache lines ran ludcmp 1.5x slower); exits when there is none. `polyc_free` releases it. */
 static inline __attribute__((unused)) void *polyc_alloc(size_t bytes) {{
   unsigned char *raw = (unsigned char *)malloc(bytes + 64 + sizeof(void *));
   if (!raw) {{
-    fprintf(stderr, "polyc: cannot allocate %zu bytes for an expanded scalar\n", bytes);
+    fprintf(stderr, "polyc: cannot allocate %zu bytes for the tiled code's own arrays\n", bytes);
     exit(1);
   }}
   size_t at = ((size_t)(raw + sizeof(void *)) + 63) & ~(size_t)63;

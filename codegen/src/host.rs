@@ -357,17 +357,11 @@ impl TileWalk<'_> {
     /// Sequential loops over tile dimensions `from..host_dims`, around the tile (its probe
     /// jumping to `label`).
     fn inner_loops(&self, from: usize, label: &str) -> String {
-        self.loops_around(from, self.tile(label))
-    }
-
-    /// Sequential loops over tile dimensions `from..host_dims` around `body`, one tile.
-    fn loops_around(&self, from: usize, body: String) -> String {
         let t = self.tiles;
-        let mut body = body;
+        let mut body = self.tile(label);
         for k in (from..t.host_dims).rev() {
             let (lo, hi) = &t.ranges[k];
-            let l = tile_loop(k, &lo.to_string(), &hi.to_string(), &body, false);
-            body = l;
+            body = tile_loop(k, &lo.to_string(), &hi.to_string(), &body, false);
         }
         body
     }
