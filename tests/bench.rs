@@ -152,7 +152,7 @@ fn tuned_sizes_reach_the_timed_program() {
             "--datasets",
             "SMALL",
         ])
-        .args(["--runs", "1", "--tune", "--out"])
+        .args(["--runs", "1", "--tune", "--busy", "--out"])
         .arg(dir.as_ref())
         .output()
         .unwrap();
@@ -175,6 +175,15 @@ fn tuned_sizes_reach_the_timed_program() {
     assert!(0.0 < low && low <= estimate && estimate <= high, "{row}");
     let profile = row["profile"][0].as_str().unwrap();
     assert!(profile.contains("sizes_from=tuned"), "{profile}");
+    // `--busy`: the same program beside a busy core, a run in each round, with its ratio.
+    assert_eq!(row["busy_runs"].as_array().unwrap().len(), runs, "{row}");
+    let busy = &row["busy_over_quiet"];
+    assert!(busy["low"].as_f64().unwrap() > 0.0, "{row}");
+    let md = std::fs::read_to_string(dir.join("bench.md")).unwrap();
+    assert!(
+        md.contains("c at SMALL beside a busy core: busy ÷ quiet at most"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -184,6 +193,7 @@ fn bad_arguments_are_usage_errors() {
         &["bench", "--kernels", "gem"],
         &["bench", "--tile-sizes", "0"],
         &["bench", "--polybench", "/nonexistent"],
+        &["bench", "--busy", "--tile-sizes", "16 32"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_polyc"))
             .args(args)

@@ -5,6 +5,7 @@
 //! verified. Results: a table on stdout and, with `--out DIR`, Markdown, CSV, JSON and SVG
 //! charts (`report`, `charts`).
 
+mod busy;
 mod charts;
 mod report;
 mod stats;
@@ -94,6 +95,11 @@ pub struct BenchCli {
     /// flags instead, e.g. "--fixed-tile-sizes 32" for the cost of run-time tile sizes.
     #[arg(long, allow_hyphen_values = true, value_name = "FLAGS")]
     pub baseline_flags: Option<String>,
+    /// Also time polyc's program beside a busy core (a thread of this command spinning from
+    /// before each such run until its end), in the same rounds: its time busy over its time
+    /// quiet, for the shared machine. One configuration only (at most one --tile-sizes value).
+    #[arg(long)]
+    pub busy: bool,
     /// A run past this many seconds is stopped and the kernel reported as failed.
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86400))]
     pub limit: u64,
@@ -147,10 +153,13 @@ pub struct Row {
     pub original_ms: Option<f64>,
     pub polyc_ms: Option<f64>,
     pub baseline_ms: Option<f64>,
+    /// polyc's program beside a busy core (`--busy`).
+    pub busy_ms: Option<f64>,
     /// Every run, milliseconds.
     pub original_runs: Vec<f64>,
     pub polyc_runs: Vec<f64>,
     pub baseline_runs: Vec<f64>,
+    pub busy_runs: Vec<f64>,
     /// The configuration timed (the fastest of `--tile-sizes`): `default`, `tuned` or sizes.
     pub configuration: String,
     /// polyc's profile lines of one run with that configuration (`POLYC_PROFILE=1`).
@@ -178,6 +187,17 @@ impl Row {
     /// polyc's speed-up over the baseline polyc, the same way.
     pub fn against_baseline(&self) -> Option<stats::Interval> {
         stats::speedup(&self.baseline_runs, &self.polyc_runs)
+    }
+
+    /// How many times longer polyc's program ran beside a busy core than on the quiet machine
+    /// (medians).
+    pub fn busy_ratio(&self) -> Option<f64> {
+        ratio(self.busy_ms?, self.polyc_ms?)
+    }
+
+    /// That ratio from all the runs, with its 95% interval.
+    pub fn busy_over_quiet(&self) -> Option<stats::Interval> {
+        stats::speedup(&self.busy_runs, &self.polyc_runs)
     }
 }
 
@@ -255,6 +275,13 @@ impl Plan {
             cli.targets.clone()
         };
         let configurations = configurations(&cli.tile_sizes)?;
+        if cli.busy && configurations.len() > 1 {
+            return Err(format!(
+                "--busy times one configuration, not the fastest of {}: give at most one \
+                 --tile-sizes value",
+                configurations.len()
+            ));
+        }
         let threads = cli
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32));

@@ -137,14 +137,19 @@ fn outcome(row: &Row) -> String {
 pub fn line(row: &Row) -> String {
     match &row.failure {
         None => format!(
-            "{} {} {}: original {} ms, polyc {} ms ({}), {}",
+            "{} {} {}: original {} ms, polyc {} ms ({}), {}{}",
             row.kernel,
             row.target,
             row.dataset,
             ms(row.original_ms),
             ms(row.polyc_ms),
             row.configuration,
-            times(row.speedup())
+            times(row.speedup()),
+            row.busy_ms.map_or(String::new(), |b| format!(
+                "; beside a busy core {} ms, {} quiet",
+                ms(Some(b)),
+                times(row.busy_ratio())
+            ))
         ),
         Some(_) => format!(
             "{} {} {}: {}",
@@ -176,9 +181,18 @@ fn has_baseline(rows: &[Row]) -> bool {
     rows.iter().any(|r| r.baseline_ms.is_some())
 }
 
+fn has_busy(rows: &[Row]) -> bool {
+    rows.iter().any(|r| r.busy_ms.is_some())
+}
+
+/// The most that polyc's program may run longer beside a busy core than on the quiet machine
+/// (issue 13: "no kernel more than 2x slower than on a quiet machine").
+const BUSY_BOUND: f64 = 2.0;
+
 /// The table's cells, a row each (header first).
 fn cells(rows: &[Row]) -> Vec<Vec<String>> {
     let baseline = has_baseline(rows);
+    let busy = has_busy(rows);
     let mut header = vec![
         "kernel",
         "target",
@@ -191,6 +205,9 @@ fn cells(rows: &[Row]) -> Vec<Vec<String>> {
     ];
     if baseline {
         header.extend(["baseline ms", "speed-up", "polyc ÷ baseline, 95%"]);
+    }
+    if busy {
+        header.extend(["busy ms", "busy ÷ quiet", "busy ÷ quiet, 95%"]);
     }
     header.extend(["configuration", "verified"]);
     let mut out = vec![header.into_iter().map(String::from).collect()];
@@ -210,6 +227,13 @@ fn cells(rows: &[Row]) -> Vec<Vec<String>> {
                 ms(r.baseline_ms),
                 times(r.baseline_speedup()),
                 interval(r.against_baseline()),
+            ]);
+        }
+        if busy {
+            c.extend([
+                ms(r.busy_ms),
+                times(r.busy_ratio()),
+                interval(r.busy_over_quiet()),
             ]);
         }
         c.extend([r.configuration.clone(), outcome(r)]);
@@ -254,6 +278,9 @@ fn summary(rows: &[Row]) -> Vec<String> {
                 shown(&same, Row::against_baseline, Verdict::Slower, "slower")
             ));
         }
+        if same.iter().any(|r| r.busy_ms.is_some()) {
+            v.push(busy_summary(&t, &d, &same));
+        }
     }
     let failed = rows.iter().filter(|r| r.failure.is_some()).count();
     v.push(format!(
@@ -267,6 +294,43 @@ fn summary(rows: &[Row]) -> Vec<String> {
         }
     ));
     v
+}
+
+/// polyc beside a busy core against the quiet machine: the highest ratio, the kernels over
+/// `BUSY_BOUND`, and those whose whole interval lies over it.
+fn busy_summary(target: &str, dataset: &str, rows: &[&Row]) -> String {
+    let ratios: Vec<(&str, f64)> = rows
+        .iter()
+        .filter_map(|r| Some((r.kernel.as_str(), r.busy_ratio()?)))
+        .collect();
+    let (worst, w) = ratios
+        .iter()
+        .copied()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap_or(("-", f64::NAN));
+    let over: Vec<&str> = ratios
+        .iter()
+        .filter(|(_, x)| *x > BUSY_BOUND)
+        .map(|(k, _)| *k)
+        .collect();
+    let shown: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.busy_over_quiet().is_some_and(|i| i.low > BUSY_BOUND))
+        .map(|r| r.kernel.as_str())
+        .collect();
+    let list = |v: &[&str]| match v.len() {
+        0 => "none".to_string(),
+        _ => v.join(", "),
+    };
+    format!(
+        "{target} at {dataset} beside a busy core: busy ÷ quiet at most {} ({worst}); over {}: \
+         {}; shown over {} (95% intervals): {}",
+        times(Some(w)),
+        times(Some(BUSY_BOUND)),
+        list(&over),
+        times(Some(BUSY_BOUND)),
+        list(&shown)
+    )
 }
 
 /// Which rows' 95% intervals (`which`) lie wholly on the `side` of 1.0× that `what` names. A
@@ -392,7 +456,7 @@ fn csv_field(s: &str) -> String {
 
 pub fn csv(rows: &[Row]) -> String {
     let mut out = String::from(
-        "kernel,category,target,dataset,verified,original_ms,polyc_ms,speedup,speedup_low,speedup_high,baseline_ms,baseline_speedup,against_baseline_low,against_baseline_high,configuration,failed_step,reason,original_runs_ms,polyc_runs_ms,baseline_runs_ms\n",
+        "kernel,category,target,dataset,verified,original_ms,polyc_ms,speedup,speedup_low,speedup_high,baseline_ms,baseline_speedup,against_baseline_low,against_baseline_high,configuration,failed_step,reason,original_runs_ms,polyc_runs_ms,baseline_runs_ms,busy_ms,busy_over_quiet,busy_over_quiet_low,busy_over_quiet_high,busy_runs_ms\n",
     );
     let num = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x}"));
     let runs = |v: &[f64]| {
@@ -427,6 +491,11 @@ pub fn csv(rows: &[Row]) -> String {
             runs(&r.original_runs),
             runs(&r.polyc_runs),
             runs(&r.baseline_runs),
+            num(r.busy_ms),
+            num(r.busy_ratio()),
+            num(r.busy_over_quiet().map(|i| i.low)),
+            num(r.busy_over_quiet().map(|i| i.high)),
+            runs(&r.busy_runs),
         ];
         let fields: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
         let _ = writeln!(out, "{}", fields.join(","));
@@ -449,6 +518,7 @@ struct JsonRow<'a> {
     row: &'a Row,
     interval: Option<Interval>,
     against_baseline: Option<Interval>,
+    busy_over_quiet: Option<Interval>,
 }
 
 #[derive(Serialize)]
@@ -483,6 +553,7 @@ pub fn json(cli: &BenchCli, plan: &Plan, machine: &Machine, rows: &[Row]) -> Str
                 row,
                 interval: row.interval(),
                 against_baseline: row.against_baseline(),
+                busy_over_quiet: row.busy_over_quiet(),
             })
             .collect(),
         geomeans: geomeans(rows)
@@ -517,9 +588,11 @@ mod tests {
             original_ms: Some(median(original)),
             polyc_ms: Some(median(polyc)),
             baseline_ms: None,
+            busy_ms: None,
             original_runs: original.to_vec(),
             polyc_runs: polyc.to_vec(),
             baseline_runs: Vec::new(),
+            busy_runs: Vec::new(),
             configuration: "default".into(),
             profile: Vec::new(),
             failure: None,
@@ -591,6 +664,33 @@ mod tests {
             "c at MEDIUM against the baseline polyc: 1 shown faster (95% intervals): faster; \
              none shown slower (95% intervals)"
         );
+    }
+
+    #[test]
+    fn busy_runs_are_compared_with_the_quiet_ones() {
+        let mut within = row("within", &[3.0; 5], &[1.0, 1.1, 0.9, 1.0, 1.05]);
+        within.busy_runs = vec![1.5, 1.6, 1.4, 2.5, 1.5];
+        within.busy_ms = Some(1.5);
+        let mut scattered = row("scattered", &[3.0; 5], &[1.0, 1.1, 0.9, 1.0, 1.05]);
+        scattered.busy_runs = vec![2.2, 1.5, 2.6, 2.1, 3.0];
+        scattered.busy_ms = Some(2.2);
+        let mut over = row("over", &[3.0; 5], &[1.0, 1.1, 0.9, 1.0, 1.05]);
+        over.busy_runs = vec![2.6, 2.7, 2.5, 2.6, 2.8];
+        over.busy_ms = Some(2.6);
+        let rows = [within, scattered, over];
+        assert_eq!(
+            summary(&rows)[1],
+            "c at MEDIUM beside a busy core: busy ÷ quiet at most 2.60× (over); over 2.00×: \
+             scattered, over; shown over 2.00× (95% intervals): over"
+        );
+        let table = cells(&rows);
+        let col = table[0].iter().position(|h| h == "busy ÷ quiet").unwrap();
+        assert_eq!(table[1][col], "1.50×");
+        assert_eq!(table[1][col - 1], "1.50");
+        assert!(line(&rows[0]).ends_with("; beside a busy core 1.50 ms, 1.50× quiet"));
+        // Rows without busy runs have no such columns.
+        let plain = row("plain", &[3.0; 5], &[1.0; 5]);
+        assert!(!cells(&[plain])[0].iter().any(|h| h.starts_with("busy")));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use indicatif::ProgressBar;
 use polybench::harness::{self, Build};
 use polybench::Kernel;
 
-use super::{BenchCli, Failure, Plan, Row, Step};
+use super::{busy, BenchCli, Failure, Plan, Row, Step};
 use crate::tune::median;
 use crate::TargetArg;
 
@@ -195,9 +195,11 @@ impl KernelBench<'_> {
             original_ms: None,
             polyc_ms: None,
             baseline_ms: None,
+            busy_ms: None,
             original_runs: Vec::new(),
             polyc_runs: Vec::new(),
             baseline_runs: Vec::new(),
+            busy_runs: Vec::new(),
             configuration: String::new(),
             profile: Vec::new(),
             failure: None,
@@ -251,6 +253,11 @@ impl KernelBench<'_> {
         if let Some(b) = baseline {
             variants.push(Variant::new(b, self.env(&None)));
         }
+        if self.cli.busy {
+            let mut busy = Variant::new(exe.clone(), self.env(&self.plan.configurations[0]));
+            busy.busy = true;
+            variants.push(busy);
+        }
         let started = Instant::now();
         let mut run = 0;
         while more_rounds(self.cli, run, started.elapsed()) {
@@ -265,8 +272,10 @@ impl KernelBench<'_> {
             let n = variants.len();
             for k in 0..n {
                 let v = &mut variants[(k + run as usize) % n];
+                let spinner = v.busy.then(busy::Spinner::start);
                 let t = time_one(&v.exe, &v.env, self.plan.limit)
                     .map_err(|r| failure(Step::Time, r))?;
+                drop(spinner);
                 // Milliseconds; the suite's timer prints nanoseconds' digits, PolyBench's microseconds'.
                 v.times.push((t * 1e9).round() / 1e6);
             }
@@ -280,10 +289,15 @@ impl KernelBench<'_> {
         row.original_runs = variants[0].times.clone();
         row.polyc_ms = Some(configs[best].median());
         row.polyc_runs = configs[best].times.clone();
+        let mut extra = variants[1 + configs.len()..].iter();
         if has_baseline {
-            let baseline = variants.last().expect("the baseline's variant");
+            let baseline = extra.next().expect("the baseline's variant");
             row.baseline_ms = Some(baseline.median());
             row.baseline_runs = baseline.times.clone();
+        }
+        if let Some(busy) = extra.next() {
+            row.busy_ms = Some(busy.median());
+            row.busy_runs = busy.times.clone();
         }
         let chosen = &self.plan.configurations[best];
         row.configuration = match chosen {
@@ -331,6 +345,8 @@ fn failure(step: Step, reason: String) -> Failure {
 struct Variant {
     exe: PathBuf,
     env: Vec<(String, String)>,
+    /// Timed beside a busy core (`--busy`).
+    busy: bool,
     times: Vec<f64>,
 }
 
@@ -339,6 +355,7 @@ impl Variant {
         Variant {
             exe,
             env,
+            busy: false,
             times: Vec::new(),
         }
     }
