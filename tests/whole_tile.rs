@@ -445,6 +445,104 @@ fn a_busy_core_leaves_the_threads_to_parallel_loops_that_start_them_seldom() {
     assert_eq!(threads_of(&line), cores, "beside a busy loop: {line}");
 }
 
+/// A program that reads its own affinity mask around a SCoP (a matrix product of small
+/// integers, exact in any order of the sums). Its `#define _GNU_SOURCE` must stay above
+/// polyc's preamble, which includes `<sched.h>` too (`codegen::splice`, `feature_lines`).
+const PLACEMENT_PROGRAM: &str = r#"#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#define N 192
+static double A[N][N], B[N][N], C[N][N];
+static int cpus(void) {
+  cpu_set_t s;
+  CPU_ZERO(&s);
+  return sched_getaffinity(0, sizeof s, &s) ? -1 : CPU_COUNT(&s);
+}
+int main(void) {
+  int i, j, k;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++) {
+      A[i][j] = (i + j) % 7;
+      B[i][j] = (i * j) % 5;
+      C[i][j] = 0;
+    }
+  const int before = cpus();
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      for (k = 0; k < N; k++)
+        C[i][j] += A[i][k] * B[k][j];
+#pragma endscop
+  const int after = cpus();
+  double sum = 0;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++) sum += C[i][j] * (1 + (i + 2 * j) % 3);
+  printf("cpus %d %d sum %.0f\n", before, after, sum);
+  return 0;
+}
+"#;
+
+/// A team with one thread per core runs pinned, a thread to a core, and the thread that calls
+/// the SCoP gets all of the process's cores back after its tiles (`codegen::placement`: beside
+/// a busy process the scheduler otherwise may stack two of the team on one core): the program
+/// above sees the same cores before and after its SCoP, and its profile line counts the pinned
+/// threads. With more threads than cores, or with `OMP_PROC_BIND` set, none are pinned. The
+/// product is checked against the original's in every run.
+#[test]
+fn a_team_of_one_thread_per_core_runs_pinned_and_gives_the_cores_back() {
+    let Some(cores) = several_cores() else { return };
+    let work = scratch_dir("placement");
+    let src = work.join("placement.c");
+    std::fs::write(&src, PLACEMENT_PROGRAM).unwrap();
+    let tiled = work.join("placement-polyc.c");
+    let (code, err) = common::polyc_to(&src, "c", &tiled);
+    assert_eq!(code, 0, "{err}");
+    let exe = work.join("placement-polyc");
+    common::gcc(&tiled, &exe, &["-fopenmp".into()]);
+    let original = work.join("placement");
+    common::gcc(&src, &original, &[]);
+    let run = |exe: &std::path::Path, env: &[(&str, &str)]| {
+        let out = common::succeeded(
+            std::process::Command::new(exe)
+                .envs(env.iter().copied())
+                .output()
+                .unwrap(),
+        );
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (text(&out.stdout), text(&out.stderr))
+    };
+    let (expected, _) = run(&original, &[]);
+    let sum = expected.split_once(" sum ").expect("a sum").1;
+    let all = cores.to_string();
+    let more = (cores + 1).to_string();
+    let _quiet = quiet();
+    for (threads, bind, pinned) in [
+        (&all, None, cores),
+        (&more, None, 0),
+        (&all, Some("false"), 0),
+    ] {
+        let mut env = vec![
+            ("OMP_NUM_THREADS", threads.as_str()),
+            ("POLYC_MIN_POINTS", "0"),
+            ("POLYC_PROFILE", "1"),
+        ];
+        env.extend(bind.map(|b| ("OMP_PROC_BIND", b)));
+        let (out, profile) = run(&exe, &env);
+        let line = profile
+            .lines()
+            .find(|l| l.starts_with("polyc: scop=0"))
+            .expect("a profile line");
+        let setting = format!("{env:?}");
+        assert_eq!(threads_of(line).to_string(), *threads, "{setting}: {line}");
+        let field = format!("pinned={pinned}");
+        assert!(
+            line.split_whitespace().any(|f| f == field),
+            "{setting}: {line}"
+        );
+        assert_eq!(out, format!("cpus {cores} {cores} sum {sum}"), "{setting}");
+    }
+}
+
 /// Where busy cores leave a SCoP one thread, it runs as it would on one thread by the user's
 /// choice (`polyc_one_thread`), not its tiles on that thread: adi at MEDIUM runs its tiles on
 /// two threads on a quiet machine, and its lines on one (its tiles on one thread lost to its

@@ -93,11 +93,12 @@ static inline __attribute__((unused)) double polyc_now(void) {{
 /// avelas-rt).
 pub fn runtime() -> String {
     format!(
-        "{}#ifndef POLYC_RUNTIME\n#define POLYC_RUNTIME\n#include <errno.h>\n{}{}{}#endif\n",
+        "{}#ifndef POLYC_RUNTIME\n#define POLYC_RUNTIME\n#include <errno.h>\n{}{}{}{}#endif\n",
         host_support(false),
         avelas_contract::c_config::definitions(),
         avelas_contract::c_tuning::definitions(),
-        cost_model()
+        cost_model(),
+        crate::placement::runtime()
     )
 }
 

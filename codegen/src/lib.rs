@@ -33,6 +33,7 @@ pub mod names;
 pub mod openmp;
 pub mod outline;
 pub mod pipeline;
+pub mod placement;
 pub mod registers;
 pub mod splice;
 pub mod staging;

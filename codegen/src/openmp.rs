@@ -127,10 +127,14 @@ impl HostDialect for OpenMp<'_> {
                 // bounds) ran gemm MEDIUM 1.35x slower than the original with gcc 12 (5.4
                 // against 4.0 ms), in identical inner loops. Called in their own function where
                 // possible (`crate::outline`).
+                let _ = writeln!(out, "  int polyc_pins = 0;");
                 let _ = writeln!(out, "  if (polyc_untiled) {{");
                 out.push_str(self.untiled);
                 let _ = writeln!(out, "  }} else {{");
+                // One thread per CPU while a team of as many runs (`crate::placement`).
+                let _ = writeln!(out, "  polyc_pins = polyc_place(polyc_threads);");
                 out.push_str(&indent(&whole_tile(self.ir.depth, &tiled), 2));
+                let _ = writeln!(out, "  polyc_unplace();");
                 let _ = writeln!(out, "  }}");
             }
             None => {
@@ -170,6 +174,7 @@ impl HostDialect for OpenMp<'_> {
         if self.ir.original.is_some() {
             fields.push(("threads=%d", "polyc_threads".into()));
             fields.push(("syncs=%ld", "polyc_syncs".into()));
+            fields.push(("pinned=%d", "polyc_pins".into()));
         }
         // Other tile sizes, other last bits: `polyc tune` then compares within a tolerance.
         if self.reassociates() {

@@ -50,9 +50,18 @@ pub fn splice(
     let lines = lines_inclusive(original);
     let mut regions: Vec<&Region> = regions.iter().collect();
     regions.sort_by_key(|r| r.first_line);
-    let mut out = String::from(preamble);
-    out.push_str(&format!("#line 1 \"{}\"\n", escape(file_name)));
-    let mut next = 1u32;
+    let lead = feature_lines(&lines);
+    let mut out = String::new();
+    if lead > 0 {
+        out.push_str(&format!("#line 1 \"{}\"\n", escape(file_name)));
+        out.extend(lines[..lead].iter().copied());
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out.push_str(preamble);
+    out.push_str(&format!("#line {} \"{}\"\n", lead + 1, escape(file_name)));
+    let mut next = lead as u32 + 1;
     for r in regions {
         if r.first_line < next {
             return Err(SpliceError::Overlap(r.first_line));
@@ -77,6 +86,91 @@ pub fn splice(
         out.push_str(lines[l - 1]);
     }
     Ok(out)
+}
+
+/// How many of the file's first lines go above polyc's preamble: the comments, blank lines and
+/// `#define`/`#undef` lines that open the file, up to the last that names a feature-test macro
+/// (an identifier reserved to the implementation, `_` and a capital letter: `_GNU_SOURCE`,
+/// `_POSIX_C_SOURCE`, `_FILE_OFFSET_BITS`). The system headers the preamble includes read such
+/// macros once, at their first inclusion: below the preamble, a user's `#define _GNU_SOURCE`
+/// came too late for the `<sched.h>` the file included after it. 0 where there is none, or
+/// where anything else (another directive, code) comes first.
+fn feature_lines(lines: &[&str]) -> usize {
+    let mut in_comment = false;
+    let mut last = 0;
+    let mut k = 0;
+    while k < lines.len() {
+        let code = strip_comments(lines[k], &mut in_comment);
+        let code = code.trim();
+        if code.is_empty() {
+            k += 1;
+            continue;
+        }
+        let Some(directive) = code.strip_prefix('#') else {
+            break;
+        };
+        let directive = directive.trim_start();
+        let Some(name) = directive
+            .strip_prefix("define")
+            .or_else(|| directive.strip_prefix("undef"))
+            .filter(|rest| rest.starts_with([' ', '\t']))
+        else {
+            break;
+        };
+        let name = name.trim_start();
+        let feature =
+            name.starts_with('_') && name[1..].starts_with(|c: char| c.is_ascii_uppercase());
+        // A definition continues on the next line after a backslash.
+        while lines[k].trim_end_matches(['\n', '\r']).ends_with('\\') && k + 1 < lines.len() {
+            k += 1;
+            strip_comments(lines[k], &mut in_comment);
+        }
+        k += 1;
+        if feature {
+            last = k;
+        }
+    }
+    last
+}
+
+/// `line` without its comments (`in_comment`: whether a `/* */` comment is open, before and
+/// after), skipping string and character literals.
+fn strip_comments(line: &str, in_comment: &mut bool) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    let mut quote = None;
+    while let Some(c) = chars.next() {
+        if *in_comment {
+            if c == '*' && chars.peek() == Some(&'/') {
+                chars.next();
+                *in_comment = false;
+                out.push(' ');
+            }
+            continue;
+        }
+        match (quote, c) {
+            (Some(_), '\\') => {
+                out.push(c);
+                out.extend(chars.next());
+            }
+            (Some(q), c) if c == q => {
+                out.push(c);
+                quote = None;
+            }
+            (Some(_), c) => out.push(c),
+            (None, '"' | '\'') => {
+                out.push(c);
+                quote = Some(c);
+            }
+            (None, '/') if chars.peek() == Some(&'/') => break,
+            (None, '/') if chars.peek() == Some(&'*') => {
+                chars.next();
+                *in_comment = true;
+            }
+            (None, c) => out.push(c),
+        }
+    }
+    out
 }
 
 /// `s` inside a C string literal (a `#line` file name).
@@ -125,6 +219,33 @@ mod tests {
         assert!(out.contains("a\r"), "{out:?}");
         assert!(out.contains("y\n#line 5 \"f.c\"\nb\r"), "{out:?}");
         assert!(!out.contains("pragma"), "{out:?}");
+    }
+
+    #[test]
+    fn feature_test_macros_stay_above_the_preamble() {
+        let original = "/* a kernel\n   of mine */\n\n#define N 4\n#define _GNU_SOURCE \\\n  1\n// why\n#include <sched.h>\n#define _X 1\nint x;\n";
+        let out = splice(original, "f.c", "/*h*/\n", &[]).unwrap();
+        assert_eq!(
+            out,
+            "#line 1 \"f.c\"\n/* a kernel\n   of mine */\n\n#define N 4\n#define _GNU_SOURCE \\\n  1\n/*h*/\n#line 7 \"f.c\"\n// why\n#include <sched.h>\n#define _X 1\nint x;\n"
+        );
+        // None before the first include, or a comment that only looks like one: the preamble
+        // comes first.
+        for text in [
+            "#define N 4\n#include <stdio.h>\n#define _GNU_SOURCE\n",
+            "/* #define _GNU_SOURCE */\nint x;\n",
+            "#if 1\n#define _GNU_SOURCE\n#endif\n",
+            "#define Q \"/*\"\nint y;\n#define _GNU_SOURCE\n",
+        ] {
+            let out = splice(text, "f.c", "/*h*/\n", &[]).unwrap();
+            assert!(out.starts_with("/*h*/\n#line 1 \"f.c\"\n"), "{out}");
+        }
+        assert_eq!(
+            feature_lines(&lines_inclusive(
+                "#define Q '\"' /* x\n y */\n#undef _POSIX_C_SOURCE\n"
+            )),
+            3
+        );
     }
 
     #[test]
