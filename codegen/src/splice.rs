@@ -97,40 +97,43 @@ pub fn splice(
 /// where anything else (another directive, code) comes first.
 fn feature_lines(lines: &[&str]) -> usize {
     let mut in_comment = false;
+    // A feature-test macro defined since `last`, to move once no comment is open.
+    let mut pending = false;
     let mut last = 0;
     let mut k = 0;
     while k < lines.len() {
         let code = strip_comments(lines[k], &mut in_comment);
         let code = code.trim();
-        if code.is_empty() {
-            k += 1;
-            continue;
-        }
-        let Some(directive) = code.strip_prefix('#') else {
-            break;
-        };
-        let directive = directive.trim_start();
-        let Some(name) = directive
-            .strip_prefix("define")
-            .or_else(|| directive.strip_prefix("undef"))
-            .filter(|rest| rest.starts_with([' ', '\t']))
-        else {
-            break;
-        };
-        let name = name.trim_start();
-        let feature =
-            name.starts_with('_') && name[1..].starts_with(|c: char| c.is_ascii_uppercase());
-        // A definition continues on the next line after a backslash.
-        while lines[k].trim_end_matches(['\n', '\r']).ends_with('\\') && k + 1 < lines.len() {
-            k += 1;
-            strip_comments(lines[k], &mut in_comment);
+        if !code.is_empty() {
+            let Some(name) = defined_name(code) else {
+                break;
+            };
+            pending |=
+                name.starts_with('_') && name[1..].starts_with(|c: char| c.is_ascii_uppercase());
+            // A definition continues on the next line after a backslash.
+            while lines[k].trim_end_matches(['\n', '\r']).ends_with('\\') && k + 1 < lines.len() {
+                k += 1;
+                strip_comments(lines[k], &mut in_comment);
+            }
         }
         k += 1;
-        if feature {
+        if pending && !in_comment {
             last = k;
+            pending = false;
         }
     }
     last
+}
+
+/// The name a `#define` or `#undef` line (without comments) defines or undefines; None for any
+/// other line.
+fn defined_name(code: &str) -> Option<&str> {
+    let directive = code.strip_prefix('#')?.trim_start();
+    directive
+        .strip_prefix("define")
+        .or_else(|| directive.strip_prefix("undef"))
+        .filter(|rest| rest.starts_with([' ', '\t']))
+        .map(str::trim_start)
 }
 
 /// `line` without its comments (`in_comment`: whether a `/* */` comment is open, before and
@@ -245,6 +248,13 @@ mod tests {
                 "#define Q '\"' /* x\n y */\n#undef _POSIX_C_SOURCE\n"
             )),
             3
+        );
+        // A comment open after the definition moves with it, to its end.
+        assert_eq!(
+            feature_lines(&lines_inclusive(
+                "#define _GNU_SOURCE /* for\n  CPU_ZERO */\n#include <sched.h>\n"
+            )),
+            2
         );
     }
 
