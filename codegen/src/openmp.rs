@@ -134,7 +134,7 @@ impl HostDialect for OpenMp<'_> {
                 // One thread per CPU while a team of as many runs (`crate::placement`).
                 let _ = writeln!(out, "  polyc_pins = polyc_place(polyc_threads);");
                 out.push_str(&indent(&whole_tile(self.ir.depth, &tiled), 2));
-                let _ = writeln!(out, "  polyc_unplace();");
+                let _ = writeln!(out, "  polyc_unplace(polyc_pins);");
                 let _ = writeln!(out, "  }}");
             }
             None => {

@@ -1,6 +1,6 @@
 //! Where the C target's threads run: one OpenMP thread pinned to each CPU of the process while a
 //! SCoP's tiles run on as many threads as it has CPUs (`polyc_place`), the calling thread's own
-//! CPUs given back after them (`polyc_unplace`).
+//! CPUs, as they were before, given back after them (`polyc_unplace`).
 //!
 //! Why: beside another process that keeps a core busy, Linux's scheduler must put three
 //! runnable tasks on two cores, and it often left the team's two threads together on one core
@@ -33,6 +33,9 @@ static int polyc_cpu_list[1024];
 static int polyc_cpu_n = -1;
 /* The team size whose threads are pinned now (0: none). */
 static int polyc_pinned = 0;
+/* The calling thread's own CPUs before `polyc_place` pinned it, which `polyc_unplace` restores
+   (the user's program may have narrowed them itself). */
+static unsigned long polyc_caller_mask[POLYC_MASK_WORDS];
 /* Whether polyc may place threads (no placement variable set); reads the mask once. */
 static int polyc_may_place(void) {
   if (polyc_cpu_n >= 0) return polyc_cpu_n > 0;
@@ -61,6 +64,7 @@ static __attribute__((noinline, unused)) int polyc_place(int threads) {
     polyc_unpin_team();
     return 0;
   }
+  if (polyc_getaffinity(0, sizeof polyc_caller_mask, polyc_caller_mask) != 0) return 0;
   int pinned = 0;
 #pragma omp parallel num_threads(threads) reduction(+:pinned)
   {
@@ -73,14 +77,15 @@ static __attribute__((noinline, unused)) int polyc_place(int threads) {
   polyc_pinned = threads;
   return pinned;
 }
-/* After the tiles: the calling thread (the user's code runs on it) may run anywhere again; the
-   team's other threads stay pinned until a team of another size runs. */
-static __attribute__((noinline, unused)) void polyc_unplace(void) {
-  if (polyc_pinned) (void)polyc_setaffinity(0, sizeof polyc_cpu_mask, polyc_cpu_mask);
+/* After the tiles, where `polyc_place` pinned `pins` threads: the calling thread (the user's
+   code runs on it) gets the CPUs it had before back; the team's other threads stay pinned until
+   a team of another size runs. */
+static __attribute__((noinline, unused)) void polyc_unplace(int pins) {
+  if (pins > 0) (void)polyc_setaffinity(0, sizeof polyc_caller_mask, polyc_caller_mask);
 }
 #else
 static inline __attribute__((unused)) int polyc_place(int threads) { (void)threads; return 0; }
-static inline __attribute__((unused)) void polyc_unplace(void) {}
+static inline __attribute__((unused)) void polyc_unplace(int pins) { (void)pins; }
 #endif
 "#
 }
