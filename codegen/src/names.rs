@@ -82,21 +82,7 @@ impl Namespace {
                 i += n;
                 continue;
             }
-            let two = rest.get(..2).unwrap_or("");
-            let (next, len) = match (state, c, two) {
-                (Lex::Code, _, "/*") => (Lex::Block, 2),
-                (Lex::Code, _, "//") => (Lex::Line, 2),
-                (Lex::Code, '"', _) => (Lex::String, 1),
-                (Lex::Code, '\'', _) => (Lex::Char, 1),
-                (Lex::Block, _, "*/") => (Lex::Code, 2),
-                (Lex::Line, '\n', _) => (Lex::Code, 1),
-                (Lex::String | Lex::Char, '\\', _) => (
-                    state,
-                    c.len_utf8() + rest[1..].chars().next().map_or(0, char::len_utf8),
-                ),
-                (Lex::String, '"', _) | (Lex::Char, '\'', _) => (Lex::Code, 1),
-                _ => (state, c.len_utf8()),
-            };
+            let (next, len) = lex_step(state, rest);
             out.push_str(&rest[..len]);
             state = next;
             i += len;
@@ -126,12 +112,34 @@ impl Namespace {
 
 /// Where the scan of C text is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Lex {
+pub(crate) enum Lex {
     Code,
     String,
     Char,
     Block,
     Line,
+}
+
+/// One step of the scan of C text: from `state` at the start of `rest` (not empty), the state
+/// after the step and the bytes it takes (a comment's or a literal's delimiter, an escape, or
+/// one character).
+pub(crate) fn lex_step(state: Lex, rest: &str) -> (Lex, usize) {
+    let c = rest.chars().next().expect("not empty");
+    let two = rest.get(..2).unwrap_or("");
+    match (state, c, two) {
+        (Lex::Code, _, "/*") => (Lex::Block, 2),
+        (Lex::Code, _, "//") => (Lex::Line, 2),
+        (Lex::Code, '"', _) => (Lex::String, 1),
+        (Lex::Code, '\'', _) => (Lex::Char, 1),
+        (Lex::Block, _, "*/") => (Lex::Code, 2),
+        (Lex::Line, '\n', _) => (Lex::Code, 1),
+        (Lex::String | Lex::Char, '\\', _) => (
+            state,
+            c.len_utf8() + rest[1..].chars().next().map_or(0, char::len_utf8),
+        ),
+        (Lex::String, '"', _) | (Lex::Char, '\'', _) => (Lex::Code, 1),
+        _ => (state, c.len_utf8()),
+    }
 }
 
 /// Length of the identifier `s` starts with.

@@ -137,42 +137,25 @@ fn defined_name(code: &str) -> Option<&str> {
 }
 
 /// `line` without its comments (`in_comment`: whether a `/* */` comment is open, before and
-/// after), skipping string and character literals.
+/// after), string and character literals kept whole; a comment that ends on the line leaves a
+/// space. Scanned as `names` scans generated text (`names::lex_step`).
 fn strip_comments(line: &str, in_comment: &mut bool) -> String {
+    use crate::names::{lex_step, Lex};
+    let mut state = if *in_comment { Lex::Block } else { Lex::Code };
     let mut out = String::new();
-    let mut chars = line.chars().peekable();
-    let mut quote = None;
-    while let Some(c) = chars.next() {
-        if *in_comment {
-            if c == '*' && chars.peek() == Some(&'/') {
-                chars.next();
-                *in_comment = false;
-                out.push(' ');
-            }
-            continue;
+    let mut i = 0;
+    while i < line.len() {
+        let (next, len) = lex_step(state, &line[i..]);
+        let comment = |l: Lex| matches!(l, Lex::Block | Lex::Line);
+        if state == Lex::Block && next == Lex::Code {
+            out.push(' ');
+        } else if !comment(state) && !comment(next) {
+            out.push_str(&line[i..i + len]);
         }
-        match (quote, c) {
-            (Some(_), '\\') => {
-                out.push(c);
-                out.extend(chars.next());
-            }
-            (Some(q), c) if c == q => {
-                out.push(c);
-                quote = None;
-            }
-            (Some(_), c) => out.push(c),
-            (None, '"' | '\'') => {
-                out.push(c);
-                quote = Some(c);
-            }
-            (None, '/') if chars.peek() == Some(&'/') => break,
-            (None, '/') if chars.peek() == Some(&'*') => {
-                chars.next();
-                *in_comment = true;
-            }
-            (None, c) => out.push(c),
-        }
+        state = next;
+        i += len;
     }
+    *in_comment = state == Lex::Block;
     out
 }
 
