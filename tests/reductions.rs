@@ -456,3 +456,71 @@ fn pure_reductions_run_on_the_gpu_one_atomic_update_per_work_group() {
         );
     }
 }
+
+/// Kernels whose row sums read their matrix along the summed loop: lane groups share each
+/// row of a tile (`codegen::lanes`). mvt's two sums, fused, read `A` along and across its rows
+/// (a tie: one work-item per row, as before); covariance's and correlation's sums run along
+/// the matrix's columns, which the work-items read side by side already.
+const LANES: &[&str] = &["atax", "bicg", "gesummv", "gemver"];
+const NO_LANES: &[&str] = &["mvt", "covariance", "correlation", "2mm", "trisolv"];
+
+#[test]
+fn row_sums_share_each_row_among_lane_groups() {
+    let dir = scratch_dir("reductions-lanes");
+    for target in ["opencl", "cuda"] {
+        for &k in LANES.iter().chain(NO_LANES) {
+            let code = generated(k, target, &[], &dir);
+            let lanes = code.contains("lane groups sum each entry's points");
+            assert_eq!(lanes, LANES.contains(&k), "{k} {target}");
+            if lanes {
+                // The summed loop strided by the lanes, and their combination: shuffles on
+                // CUDA, a tree in local memory on OpenCL; lane 0 alone adds.
+                assert!(code.contains("+ polyc_lane;") || code.contains("+ polyc_lane)"));
+                assert!(code.contains("+= 32)"), "{k} {target}: no strided loop");
+                let combined = match target {
+                    "cuda" => "__shfl_down_sync(0xffffffffu, polyc_acc0, 16)",
+                    _ => "__local double polyc_lr0_double[256]",
+                };
+                assert!(code.contains(combined), "{k} {target}: {combined}");
+                assert!(code.contains("(!polyc_tree || polyc_lane == 0)"));
+            }
+            let kept = generated(k, target, &["--no-reductions"], &dir);
+            assert!(!kept.contains("polyc_lane"), "{k} {target} --no-reductions");
+        }
+    }
+}
+
+/// `tests/inputs/semantics/reductions-lanes.c` (every operator and type of a row reduction,
+/// exact in any order; `tests/semantics.rs` runs it at narrow tiles) on PoCL with tiles wider
+/// than a lane group, where each lane runs several points of a row, and narrower, where most
+/// lanes run none: the output equals gcc's build of the original exactly.
+#[test]
+fn lane_groups_give_exact_reductions_of_every_operator_at_wide_and_narrow_tiles() {
+    let dir = scratch_dir("reductions-lanes-run");
+    let code = semantics_input("reductions-lanes", "opencl", &[], &dir);
+    assert_eq!(
+        code.matches("lane groups sum each entry's points").count(),
+        4,
+        "two SCoPs, each with its full-tile version, share their rows among lanes"
+    );
+    if !opencl_present() {
+        println!(
+            "skipped running: no OpenCL platform is installed (scripts/setup.sh installs PoCL)"
+        );
+        return;
+    }
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/semantics/reductions-lanes.c");
+    let original = dir.join("lanes-original");
+    gcc(&src, &original, &[]);
+    let expected = run_stdout(&original, &[]).unwrap();
+    let c = dir.join("reductions-lanes-0.opencl");
+    let exe = dir.join("lanes-opencl");
+    let with_c = dir.join("lanes-opencl.c");
+    std::fs::copy(&c, &with_c).unwrap();
+    gcc(&with_c, &exe, &runtime_ldflags());
+    for sizes in ["1", "2,33", "8,64", "37,100", "5,75"] {
+        let out = run_stdout(&exe, &[("POLYC_TILE_SIZES", sizes)]).unwrap();
+        assert_eq!(out, expected, "sizes {sizes}");
+    }
+}

@@ -8,7 +8,7 @@ use rosepolly::model::expr::{BinaryOp, Expr};
 use rosepolly::syntax::{Node, FLOORD, MAX, MIN};
 
 use crate::atomics::Update;
-use crate::ir::{acc, hit, KLoop, KNode, ParamData, ScopData};
+use crate::ir::{acc, hit, KLoop, KNode, ParamData, Private, ScopData};
 use crate::names::{unmarked, user};
 
 /// Definitions of the helpers generated expressions call, guarded so that a file may hold
@@ -545,6 +545,9 @@ pub trait DeviceHooks {
     fn entered_barrier_loops(&self) -> bool {
         false
     }
+    /// After a pass of lane groups ([`crate::lanes`]): the lanes' combination of `privates`
+    /// and the atomic updates of their accumulators (`targets`).
+    fn lanes_close(&self, privates: &[Private], targets: &[Expr]) -> Vec<String>;
 }
 
 /// One statement instance: the statement's expression with its iterators replaced by `args`
@@ -839,7 +842,16 @@ impl Printer<'_> {
                 vars,
                 origins,
                 privates,
+                lanes,
                 body,
+            } if *lanes > 0 => self.lane_points(wave, vars, origins, privates, body, indent),
+            KNode::Points {
+                wave,
+                vars,
+                origins,
+                privates,
+                body,
+                ..
             } => {
                 let lines = self.device().points_open(wave, vars, origins);
                 let (open, decls) = lines.split_first().expect("a loop header");
@@ -906,6 +918,53 @@ impl Printer<'_> {
     /// the kernel behind every barrier it cannot prove all work-items reach, and a loop that
     /// may run no iteration is such a barrier: its build time doubled with every loop in a
     /// row (12 loops of differential seed 4850 took over 100 s, 0.7 s in this form).
+    /// Points that lane groups share ([`crate::lanes`]): every work-item makes the same
+    /// passes over the entries (a loop entered unconditionally, as [`Printer::entered_loop`]'s),
+    /// runs its entry's lane where it has one, and takes part in the combination regardless.
+    fn lane_points(
+        &mut self,
+        wave: &Expr,
+        vars: &[String],
+        origins: &[String],
+        privates: &[Private],
+        body: &KNode,
+        indent: usize,
+    ) {
+        self.line(indent, "{");
+        self.line(
+            indent + 2,
+            &format!("long polyc_r0 = polyc_th_off[{wave}];"),
+        );
+        self.line(indent + 2, "do {");
+        for l in crate::lanes::head(wave, vars, origins) {
+            self.line(indent + 4, &l);
+        }
+        for p in privates {
+            let (acc, hit) = (acc(p.slot), hit(p.slot));
+            let start = self.device().identity(p.update.op, &p.update.elem);
+            self.line(
+                indent + 4,
+                &format!("{} {acc} = {start}; int {hit} = 0;", p.update.elem),
+            );
+        }
+        self.line(indent + 4, "if (polyc_in) {");
+        self.node(body, indent + 6, false);
+        self.line(indent + 4, "}");
+        let targets: Vec<Expr> = privates
+            .iter()
+            .map(|p| self.accumulator(p.stmt, &p.args))
+            .collect();
+        for l in self.device().lanes_close(privates, &targets) {
+            self.line(indent + 4, &l);
+        }
+        self.line(indent + 4, "polyc_r0 += polyc_wg;");
+        self.line(
+            indent + 2,
+            &format!("}} while (polyc_r0 < polyc_th_off[{wave} + 1]);"),
+        );
+        self.line(indent, "}");
+    }
+
     fn entered_loop(&mut self, l: &KLoop, indent: usize, in_parallel: bool) {
         let go = format!("polyc_in_{}", l.var);
         let ty = &self.opts.index_type;

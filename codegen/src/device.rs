@@ -297,6 +297,9 @@ impl DeviceCode<'_> {
                 GroupCode::Tiled(t) if !t.combined.is_empty() => {
                     ", each work-group combines its work-items' partial results and adds them once"
                 }
+                GroupCode::Tiled(t) if t.lanes > 0 => {
+                    ", lane groups sum each entry's points and add them once"
+                }
                 _ => "",
             },
             self.head(),
@@ -306,6 +309,10 @@ impl DeviceCode<'_> {
         if let GroupCode::Tiled(t) = &g.code {
             out.push_str(&indent(
                 &group_sums::local_arrays(self.dialect, &t.combined),
+                2,
+            ));
+            out.push_str(&indent(
+                &crate::lanes::local_arrays(self.dialect, &t.lane_privates()),
                 2,
             ));
         }
@@ -843,6 +850,9 @@ impl DeviceHooks for Hooks<'_> {
 
     fn atomic_update(&self, update: &Update, target: &Expr, value: &str) -> String {
         format!("{}(&{target}, {value});", update.helper())
+    }
+    fn lanes_close(&self, privates: &[Private], targets: &[Expr]) -> Vec<String> {
+        crate::lanes::close(self.dialect, privates, targets, &self.barrier())
     }
     /// OpenCL only: PoCL needs it (see [`crate::c`]'s entered loops); CUDA's compiler does
     /// not, and the CUDA code measured on the H100 stays as it was.

@@ -15,11 +15,10 @@ use crate::ir::{GroupCode, ScopIr};
 
 /// The groups of each mix of `ir`, each in the order the host first calls them: of the whole
 /// host tree, or else of the outermost host loops, that call two groups or more, none of which
-/// is called outside it or combines partial results per work-group (its local arrays are sized
-/// for its own work-groups).
+/// is called outside it or combines partial results per work-group or lane group (its local
+/// arrays are sized for its own work-groups, and its lanes need whole lane groups).
 pub fn mixes(ir: &ScopIr) -> Vec<Vec<usize>> {
-    let eligible =
-        |g: usize| !matches!(&ir.groups[g].code, GroupCode::Tiled(t) if !t.combined.is_empty());
+    let eligible = |g: usize| !matches!(&ir.groups[g].code, GroupCode::Tiled(t) if !t.combined.is_empty() || t.lanes > 0);
     let mut out = Vec::new();
     find(&ir.host, &ir.host, &eligible, &mut out);
     out

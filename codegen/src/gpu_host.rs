@@ -159,9 +159,9 @@ impl<'a> GpuHost<'a> {
         let i = g.index;
         let mut s = String::new();
         let name = kernel_name(self.ir.id, i);
-        let (host_dims, layout) = match &g.code {
-            GroupCode::Tiled(t) => (t.host_dims, t.threads.clone()),
-            GroupCode::Untiled(_) => (0, None),
+        let (host_dims, layout, lanes) = match &g.code {
+            GroupCode::Tiled(t) => (t.host_dims, t.threads.clone(), t.lanes),
+            GroupCode::Untiled(_) => (0, None, 0),
         };
         let (kernel, mut max_wg, padding) =
             self.api
@@ -178,13 +178,21 @@ impl<'a> GpuHost<'a> {
                 "{max_wg} = (int)polyc_lmin({max_wg}, {});",
                 crate::group_sums::ITEMS
             );
+        } else if lanes > 0 {
+            // Its local arrays hold a partial result per work-item, and its lane groups
+            // combine only in work-groups of whole lane groups.
+            let _ = writeln!(
+                s,
+                "{max_wg} = (int)polyc_lmin({max_wg}, {items});\nif ({max_wg} >= {lanes}) {max_wg} = {max_wg} / {lanes} * {lanes};",
+                items = crate::group_sums::ITEMS
+            );
         }
         let _ = writeln!(
             s,
             "avelas_tile_bucket *polyc_tb{i} = avelas_tile_bucket_alloc({host_dims}, {});",
             g.outer.len()
         );
-        let (kind, extents): (&str, Vec<String>) = match &layout {
+        let (kind, mut extents): (&str, Vec<String>) = match &layout {
             Some(ThreadLayout::Rectangular { dims }) => (
                 "AVELAS_RECTANGULAR",
                 dims.iter().map(|&k| size(k)).collect(),
@@ -195,6 +203,10 @@ impl<'a> GpuHost<'a> {
             // One work-item runs a group without tiles.
             None => ("AVELAS_RECTANGULAR", vec!["1".into()]),
         };
+        if lanes > 0 {
+            // Each entry's lanes: the bucket's last coordinate ([`crate::lanes`]).
+            extents.push(lanes.to_string());
+        }
         let _ = writeln!(s, "long polyc_ext{i}[] = {{{}}};", extents.join(", "));
         // Without outer loops the host knows the band's extent: tiles larger than the problem
         // need no more thread-bucket entries than it has points.

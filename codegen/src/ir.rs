@@ -42,11 +42,15 @@ pub enum KNode {
     /// intra-tile coordinates").
     /// `privates`: the reductions whose partial results the work-item keeps for each entry and
     /// adds to their accumulators atomically after `body` ([`KNode::Reduce`]).
+    /// `lanes`: 0, or the width of the lane groups that share each entry ([`crate::lanes`]):
+    /// the bucket's last coordinate is then the entry's lane, the work-items walk the entries
+    /// uniformly, and each lane group combines its partial results before one atomic update.
     Points {
         wave: Expr,
         vars: Vec<String>,
         origins: Vec<String>,
         privates: Vec<Private>,
+        lanes: usize,
         body: Box<KNode>,
     },
     /// Work-item 0 alone runs `body` (a statement instance no band dimension distributes).
@@ -155,12 +159,14 @@ impl KNode {
                 vars,
                 origins,
                 privates,
+                lanes,
                 body,
             } => KNode::Points {
                 wave,
                 vars,
                 origins,
                 privates,
+                lanes,
                 body: Box::new(f(*body)),
             },
             KNode::Single(body) => KNode::Single(Box::new(f(*body))),
@@ -604,6 +610,34 @@ pub struct TiledGroup {
     /// accumulator once per tile ([`KNode::Reduce`]). Every band dimension's points are then
     /// shared out, and every tile runs in parallel (a dot product, a matrix's sum).
     pub combined: Vec<Private>,
+    /// GPU: 0, or the width of the lane groups that share each thread-bucket entry of the
+    /// tile's points along a summed dimension ([`crate::lanes`]); the bucket then has a last
+    /// dimension of this extent.
+    pub lanes: usize,
+}
+
+impl TiledGroup {
+    /// GPU: the partial results of the points that lane groups share ([`crate::lanes`]), in
+    /// the tile code and its full-tile version.
+    pub fn lane_privates(&self) -> Vec<Private> {
+        fn note(n: &KNode, out: &mut Vec<Private>) {
+            if let KNode::Points {
+                privates, lanes, ..
+            } = n
+            {
+                if *lanes > 0 {
+                    out.extend(privates.iter().cloned());
+                }
+            }
+            n.children().into_iter().for_each(|c| note(c, out));
+        }
+        let mut out = Vec::new();
+        note(&self.body, &mut out);
+        if let Some(f) = &self.full_body {
+            note(f, &mut out);
+        }
+        out
+    }
 }
 
 /// The thread bucket a group's tiles use (thesis §7.3).

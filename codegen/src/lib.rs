@@ -28,6 +28,7 @@ pub mod host_printer;
 pub mod inner_loops;
 pub mod ir;
 pub mod jam;
+pub mod lanes;
 pub mod lower;
 pub mod names;
 pub mod openmp;

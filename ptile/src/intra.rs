@@ -153,6 +153,18 @@ pub fn gpu_order(
 /// accesses, +2 for each that moves by one element of the last array dimension when `d`
 /// advances alone, −1 for each that moves along another array dimension.
 pub fn stride_score(scop: &Scop, schedule: &Schedule, stmts: &[usize], d: usize) -> i64 {
+    stride_score_of(scop, schedule, stmts, d, &|_| true)
+}
+
+/// [`stride_score`] over the accesses `counts` takes (a GPU's lane groups leave out the
+/// accumulators of reductions, which they update in registers).
+pub fn stride_score_of(
+    scop: &Scop,
+    schedule: &Schedule,
+    stmts: &[usize],
+    d: usize,
+    counts: &dyn Fn(&rosepolly::model::AccessPattern) -> bool,
+) -> i64 {
     let mut score = 0;
     for &s in stmts {
         let st = &scop.statements[s];
@@ -167,7 +179,7 @@ pub fn stride_score(scop: &Scop, schedule: &Schedule, stmts: &[usize], d: usize)
         let Some(v) = solve(&rows, &rhs) else {
             continue;
         };
-        for a in &st.accesses {
+        for a in st.accesses.iter().filter(|a| counts(a)) {
             let moves: Option<Vec<Ratio>> = a
                 .subscripts
                 .iter()

@@ -53,6 +53,12 @@ __device__ unsigned long long atomicAdd(unsigned long long *address, unsigned lo
 __device__ unsigned long long atomicCAS(unsigned long long *address, unsigned long long compare,
                                         unsigned long long value);
 __device__ unsigned int atomicCAS(unsigned int *address, unsigned int compare, unsigned int value);
+// Warp shuffles (lane groups' combination, `codegen::lanes`), as the CUDA headers declare them.
+__device__ double __shfl_down_sync(unsigned mask, double var, unsigned delta, int width = 32);
+__device__ float __shfl_down_sync(unsigned mask, float var, unsigned delta, int width = 32);
+__device__ int __shfl_down_sync(unsigned mask, int var, unsigned delta, int width = 32);
+__device__ long __shfl_down_sync(unsigned mask, long var, unsigned delta, int width = 32);
+__device__ long long __shfl_down_sync(unsigned mask, long long var, unsigned delta, int width = 32);
 __device__ long long __double_as_longlong(double x);
 __device__ float __int_as_float(int x);
 __device__ double __longlong_as_double(long long x);

@@ -8,6 +8,7 @@
 //! `recover` (loops from isl), `ranges` (bound and range expressions) and `threads`
 //! (the GPU thread mapping).
 
+mod lanes;
 mod ranges;
 mod recover;
 mod reductions;
@@ -244,6 +245,8 @@ impl Lowering<'_, '_> {
             Device::Gpu if sums.is_none() => self.split_sums(group, host_dims, body, full_body),
             _ => (host_dims, body, full_body, None),
         };
+        let (body, full_body, lanes) =
+            self.lanes(group, threads.as_ref(), split.as_ref(), body, full_body);
         let (mode, body, full_body, partials) = match self.device {
             Device::Cpu => self.partial_sums(group, body, full_body),
             Device::Gpu => (group.mode, body, full_body, Vec::new()),
@@ -300,9 +303,10 @@ impl Lowering<'_, '_> {
                 );
                 // An accumulator's element is updated atomically, not staged. A kernel whose
                 // work-groups combine partial results stages nothing: its local memory holds
-                // them (`crate::device`), beside a window the buffer bucket fills alone.
+                // them (`crate::device`), beside a window the buffer bucket fills alone; so
+                // does a kernel whose lane groups combine them (`crate::lanes`).
                 all.retain(|c| !split.as_ref().is_some_and(|s| s.accumulates(&c.datum)));
-                if sums.is_some() {
+                if sums.is_some() || lanes > 0 {
                     all.clear();
                 }
                 all
@@ -375,6 +379,7 @@ impl Lowering<'_, '_> {
             staging,
             partials,
             combined,
+            lanes,
         })
     }
 }

@@ -271,6 +271,7 @@ fn walk(node: KNode, split: &Split, scop: &Scop, ok: &mut bool) -> KNode {
             vars,
             origins,
             privates,
+            lanes,
             body,
         } => {
             let mut points = Points {
@@ -289,6 +290,7 @@ fn walk(node: KNode, split: &Split, scop: &Scop, ok: &mut bool) -> KNode {
                 vars,
                 origins,
                 privates: points.privates,
+                lanes,
                 body: Box::new(body),
             }
         }

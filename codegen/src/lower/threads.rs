@@ -239,6 +239,7 @@ impl ThreadMapper<'_> {
             vars: self.mapped.to_vec(),
             origins: self.origins.clone(),
             privates: Vec::new(),
+            lanes: 0,
             body: Box::new(self.guarded(n, &[])),
         };
         if self.wavefront {
