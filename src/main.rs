@@ -79,6 +79,13 @@ struct Cli {
     #[arg(long)]
     no_reductions: bool,
 
+    /// GPU targets: let lane groups of 32 work-items share each row of a tile where split sums
+    /// read their matrix along the summed loop (atax's `tmp[i] += A[i][j] * x[j]`), so that
+    /// neighbouring work-items read neighbouring elements. Default: on for cuda, off for opencl
+    /// (PoCL, OpenCL on a CPU, ran those kernels slower); `on` suits OpenCL on a GPU.
+    #[arg(long, value_enum)]
+    lane_groups: Option<OnOff>,
+
     /// The target language; without it, an output ending in `.cu` means cuda, otherwise c.
     #[arg(long, value_enum)]
     target: Option<TargetArg>,
@@ -224,6 +231,12 @@ enum FusionArg {
     Smart,
     /// Fuse as much as possible.
     Max,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OnOff {
+    On,
+    Off,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -411,6 +424,7 @@ fn run(cli: &Cli) -> Result<(), Diagnostics> {
                 let opts = codegen::CompileOptions {
                     pluto: pluto_options(cli),
                     intra_wavefront: cli.intra_wavefront,
+                    lane_groups: cli.lane_groups.map(|s| s == OnOff::On),
                     ..codegen::CompileOptions::default()
                 };
                 let report = codegen::buffers::report(&ctx, &scops, &opts)?;
@@ -487,6 +501,7 @@ fn compile_options(cli: &Cli, target: Target) -> CompileOptions {
         fixed_tile_sizes: cli.fixed_tile_sizes.as_ref().map(|s| s.0.clone()),
         intra_wavefront: cli.intra_wavefront,
         reductions: !cli.no_reductions,
+        lane_groups: cli.lane_groups.map(|s| s == OnOff::On),
     }
 }
 

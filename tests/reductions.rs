@@ -464,12 +464,18 @@ fn pure_reductions_run_on_the_gpu_one_atomic_update_per_work_group() {
 const LANES: &[&str] = &["atax", "bicg", "gesummv", "gemver"];
 const NO_LANES: &[&str] = &["mvt", "covariance", "correlation", "2mm", "trisolv"];
 
+///
+/// On by default for CUDA only; OpenCL takes `--lane-groups on` (PoCL, OpenCL on the CPU, ran
+/// them slower), and `--lane-groups off` turns them off on CUDA.
 #[test]
 fn row_sums_share_each_row_among_lane_groups() {
     let dir = scratch_dir("reductions-lanes");
-    for target in ["opencl", "cuda"] {
+    for (target, flags) in [
+        ("opencl", &["--lane-groups", "on"] as &[&str]),
+        ("cuda", &[]),
+    ] {
         for &k in LANES.iter().chain(NO_LANES) {
-            let code = generated(k, target, &[], &dir);
+            let code = generated(k, target, flags, &dir);
             let lanes = code.contains("lane groups sum each entry's points");
             assert_eq!(lanes, LANES.contains(&k), "{k} {target}");
             if lanes {
@@ -488,16 +494,28 @@ fn row_sums_share_each_row_among_lane_groups() {
             assert!(!kept.contains("polyc_lane"), "{k} {target} --no-reductions");
         }
     }
+    for (target, flags) in [
+        ("opencl", &[] as &[&str]),
+        ("cuda", &["--lane-groups", "off"]),
+    ] {
+        let code = generated("atax", target, flags, &dir);
+        assert!(
+            code.contains("polyc_atomic_add_double(&"),
+            "{target} {flags:?}"
+        );
+        assert!(!code.contains("polyc_lane"), "{target} {flags:?}");
+    }
 }
 
 /// `tests/inputs/semantics/reductions-lanes.c` (every operator and type of a row reduction,
-/// exact in any order; `tests/semantics.rs` runs it at narrow tiles) on PoCL with tiles wider
+/// exact in any order; `tests/semantics.rs` runs it at narrow tiles, and as CUDA to PTX with
+/// lane groups) on PoCL with `--lane-groups on` and tiles wider
 /// than a lane group, where each lane runs several points of a row, and narrower, where most
 /// lanes run none: the output equals gcc's build of the original exactly.
 #[test]
 fn lane_groups_give_exact_reductions_of_every_operator_at_wide_and_narrow_tiles() {
     let dir = scratch_dir("reductions-lanes-run");
-    let code = semantics_input("reductions-lanes", "opencl", &[], &dir);
+    let code = semantics_input("reductions-lanes", "opencl", &["--lane-groups", "on"], &dir);
     assert_eq!(
         code.matches("lane groups sum each entry's points").count(),
         4,
@@ -514,7 +532,7 @@ fn lane_groups_give_exact_reductions_of_every_operator_at_wide_and_narrow_tiles(
     let original = dir.join("lanes-original");
     gcc(&src, &original, &[]);
     let expected = run_stdout(&original, &[]).unwrap();
-    let c = dir.join("reductions-lanes-0.opencl");
+    let c = dir.join("reductions-lanes-2.opencl");
     let exe = dir.join("lanes-opencl");
     let with_c = dir.join("lanes-opencl.c");
     std::fs::copy(&c, &with_c).unwrap();

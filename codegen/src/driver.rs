@@ -47,6 +47,19 @@ pub struct CompileOptions {
     /// GPU targets: run the tiles along a sum's loop in parallel, adding partial results
     /// atomically; `false` for `--no-reductions` (the original order of the additions).
     pub reductions: bool,
+    /// GPU targets: lane groups share the rows of split sums that read their matrix along the
+    /// summed loop (`--lane-groups on|off`); `None`: the target's default, on for CUDA only
+    /// ([`CompileOptions::lanes`]).
+    pub lane_groups: Option<bool>,
+}
+
+impl CompileOptions {
+    /// Do lane groups share rows of split sums ([`crate::lanes`])? By default on CUDA, not on
+    /// OpenCL: on PoCL (OpenCL on the CPU, the device this project measures OpenCL on) atax's,
+    /// bicg's, gesummv's and gemver's kernels ran 2.5-6x slower with them.
+    pub fn lanes(&self) -> bool {
+        self.lane_groups.unwrap_or(self.target == Target::Cuda)
+    }
 }
 
 impl Default for CompileOptions {
@@ -60,6 +73,7 @@ impl Default for CompileOptions {
             fixed_tile_sizes: None,
             intra_wavefront: false,
             reductions: true,
+            lane_groups: None,
         }
     }
 }

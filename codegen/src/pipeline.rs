@@ -215,6 +215,7 @@ impl ScopJob<'_, '_> {
                 device,
                 force_wavefront,
                 reductions: self.opts.reductions,
+                lanes: self.opts.lanes(),
             }
             .lower()?;
             Ok((ir, space.band))

@@ -58,7 +58,7 @@ impl Lowering<'_, '_> {
         threads: Option<&(ThreadLayout, bool)>,
         split: Option<&Split>,
     ) -> Option<String> {
-        let split = split?;
+        let split = split.filter(|_| self.lanes)?;
         let Some((ThreadLayout::Rectangular { dims }, false)) = threads else {
             return None;
         };

@@ -68,6 +68,9 @@ pub struct Lowering<'a, 'c> {
     /// GPU: run tiles along a reduction's loop in parallel, their partial results added
     /// atomically (`lower::reductions`); `--no-reductions` turns it off.
     pub reductions: bool,
+    /// GPU: let lane groups share the rows of split sums that read their matrix along the
+    /// summed loop (`lower::lanes`; [`crate::CompileOptions::lanes`]).
+    pub lanes: bool,
 }
 
 impl Lowering<'_, '_> {
