@@ -911,13 +911,6 @@ impl Printer<'_> {
         }
     }
 
-    /// A uniform loop with barriers, entered unconditionally: every pass evaluates the loop's
-    /// condition into `polyc_in_<var>`, runs the body's work under it and its barriers
-    /// regardless, and the loop ends after the first pass where the condition fails (one
-    /// barrier more than the loop needs). PoCL's work-group compiler replicates the rest of
-    /// the kernel behind every barrier it cannot prove all work-items reach, and a loop that
-    /// may run no iteration is such a barrier: its build time doubled with every loop in a
-    /// row (12 loops of differential seed 4850 took over 100 s, 0.7 s in this form).
     /// Points that lane groups share ([`crate::lanes`]): every work-item makes the same
     /// passes over the entries (a loop entered unconditionally, as [`Printer::entered_loop`]'s),
     /// runs its entry's lane where it has one, and takes part in the combination regardless.
@@ -965,6 +958,13 @@ impl Printer<'_> {
         self.line(indent, "}");
     }
 
+    /// A uniform loop with barriers, entered unconditionally: every pass evaluates the loop's
+    /// condition into `polyc_in_<var>`, runs the body's work under it and its barriers
+    /// regardless, and the loop ends after the first pass where the condition fails (one
+    /// barrier more than the loop needs). PoCL's work-group compiler replicates the rest of
+    /// the kernel behind every barrier it cannot prove all work-items reach, and a loop that
+    /// may run no iteration is such a barrier: its build time doubled with every loop in a
+    /// row (12 loops of differential seed 4850 took over 100 s, 0.7 s in this form).
     fn entered_loop(&mut self, l: &KLoop, indent: usize, in_parallel: bool) {
         let go = format!("polyc_in_{}", l.var);
         let ty = &self.opts.index_type;

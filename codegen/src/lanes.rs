@@ -128,15 +128,16 @@ pub fn close(
             }
             _ => (acc(p.slot), hit(p.slot)),
         };
-        let first = if combined {
-            "(!polyc_tree || polyc_lane == 0)"
+        // Lane 0 alone adds a combined row; without the combination, every lane its own.
+        let lane = if combined {
+            " && (!polyc_tree || polyc_lane == 0)"
         } else {
-            "1"
+            ""
         };
         // One condition per update (see `crate::group_sums`: PoCL ran two compare-and-swap
         // loops in one conditional after a barrier forever).
         lines.push(format!(
-            "if (polyc_in && {first} && {flag}) {}(&{target}, {mine});",
+            "if (polyc_in{lane} && {flag}) {}(&{target}, {mine});",
             p.update.helper()
         ));
     }
@@ -231,7 +232,7 @@ mod tests {
         let serial = close(Dialect::OpenCl, &[row_sum()], &target, "");
         assert_eq!(
             serial,
-            vec!["if (polyc_in && 1 && polyc_hit0) polyc_atomic_add_double(&tmp[c1], polyc_acc0);"]
+            vec!["if (polyc_in && polyc_hit0) polyc_atomic_add_double(&tmp[c1], polyc_acc0);"]
         );
         assert_eq!(
             local_arrays(Dialect::OpenCl, &[row_sum(), row_sum()]),

@@ -306,8 +306,9 @@ impl Lowering<'_, '_> {
                 );
                 // An accumulator's element is updated atomically, not staged. A kernel whose
                 // work-groups combine partial results stages nothing: its local memory holds
-                // them (`crate::device`), beside a window the buffer bucket fills alone; so
-                // does a kernel whose lane groups combine them (`crate::lanes`).
+                // them (`crate::device`), beside a window the buffer bucket fills alone. Nor
+                // does a kernel whose lane groups share rows (`crate::lanes`): its reads are
+                // coalesced already, and on OpenCL its local arrays would share the window.
                 all.retain(|c| !split.as_ref().is_some_and(|s| s.accumulates(&c.datum)));
                 if sums.is_some() || lanes > 0 {
                     all.clear();
