@@ -341,6 +341,9 @@ fn check_usage(cli: &Cli) -> Result<(), String> {
     if cli.intra_wavefront && !gpu {
         return Err("--intra-wavefront applies to --target opencl and cuda only".into());
     }
+    if cli.lane_groups.is_some() && !gpu && cli.dump.is_none() {
+        return Err("--lane-groups applies to --target opencl and cuda only".into());
+    }
     build::check_macros(&cli.define, &cli.undefine)?;
     if let (Some(input), Some(out)) = (&cli.input, &cli.output) {
         if output::same_file(input, out) {

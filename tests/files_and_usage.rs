@@ -201,6 +201,7 @@ fn bad_usage_exits_with_status_2() {
             s(&out),
         ],
         &[s(&k), "--intra-wavefront", "-o", s(&out)],
+        &[s(&k), "--lane-groups", "on", "-o", s(&out)],
     ];
     for args in cases {
         let (code, _, err) = polyc(args);
