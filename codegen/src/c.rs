@@ -859,14 +859,7 @@ impl Printer<'_> {
                 for l in decls {
                     self.line(indent + 2, l);
                 }
-                for p in privates {
-                    let (acc, hit) = (acc(p.slot), hit(p.slot));
-                    let start = self.device().identity(p.update.op, &p.update.elem);
-                    self.line(
-                        indent + 2,
-                        &format!("{} {acc} = {start}; int {hit} = 0;", p.update.elem),
-                    );
-                }
+                self.partial_results(privates, indent + 2);
                 self.node(body, indent + 2, in_parallel);
                 for p in privates {
                     let target = self.accumulator(p.stmt, &p.args);
@@ -911,6 +904,19 @@ impl Printer<'_> {
         }
     }
 
+    /// A work-item's partial results of `privates`, each from its operator's identity, and
+    /// their flags.
+    fn partial_results(&mut self, privates: &[Private], indent: usize) {
+        for p in privates {
+            let (acc, hit) = (acc(p.slot), hit(p.slot));
+            let start = self.device().identity(p.update.op, &p.update.elem);
+            self.line(
+                indent,
+                &format!("{} {acc} = {start}; int {hit} = 0;", p.update.elem),
+            );
+        }
+    }
+
     /// Points that lane groups share ([`crate::lanes`]): every work-item makes the same
     /// passes over the entries (a loop entered unconditionally, as [`Printer::entered_loop`]'s),
     /// runs its entry's lane where it has one, and takes part in the combination regardless.
@@ -932,14 +938,7 @@ impl Printer<'_> {
         for l in crate::lanes::head(wave, vars, origins) {
             self.line(indent + 4, &l);
         }
-        for p in privates {
-            let (acc, hit) = (acc(p.slot), hit(p.slot));
-            let start = self.device().identity(p.update.op, &p.update.elem);
-            self.line(
-                indent + 4,
-                &format!("{} {acc} = {start}; int {hit} = 0;", p.update.elem),
-            );
-        }
+        self.partial_results(privates, indent + 4);
         self.line(indent + 4, "if (polyc_in) {");
         self.node(body, indent + 6, false);
         self.line(indent + 4, "}");

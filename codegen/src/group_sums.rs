@@ -76,6 +76,42 @@ fn exact_identity(dialect: Dialect, p: &Private) -> &'static str {
     }
 }
 
+/// One step of a tree over local arrays `values` and `flags` of `p`'s partial results: entry
+/// `polyc_lid` takes in entry `polyc_lid + step`.
+pub fn halving(dialect: Dialect, p: &Private, values: &str, flags: &str, step: usize) -> String {
+    merge(
+        dialect,
+        p,
+        (
+            &format!("{values}[polyc_lid]"),
+            &format!("{flags}[polyc_lid]"),
+        ),
+        (
+            &format!("{values}[polyc_lid + {step}]"),
+            &format!("{flags}[polyc_lid + {step}]"),
+        ),
+    )
+}
+
+/// The statement that combines partial result `theirs` (a value and its flag) into `mine`,
+/// as `p`'s statement would: only where `theirs` holds an instance, and taking it as it is
+/// where `mine` holds none (a `max` from `NAN` must not meet a result of no instance).
+pub fn merge(dialect: Dialect, p: &Private, mine: (&str, &str), theirs: (&str, &str)) -> String {
+    let ((value, flag), (other, other_flag)) = (mine, theirs);
+    let both = p.update.combined(dialect, value, other);
+    format!("if ({other_flag}) {{ {value} = {flag} ? {both} : {other}; {flag} = 1; }}")
+}
+
+/// The store of `p`'s partial result and flag into work-item `polyc_lid`'s entries of local
+/// arrays `values` and `flags`.
+pub fn store(p: &Private, values: &str, flags: &str) -> String {
+    format!(
+        "{values}[polyc_lid] = {}; {flags}[polyc_lid] = {};",
+        acc(p.slot),
+        hit(p.slot)
+    )
+}
+
 /// After the tile's code: the tree over the work-group's partial results, then work-item 0's
 /// atomic update of each accumulator (`targets`, in `privates`' order, as device lvalues).
 /// `barrier` is the work-group's (empty where it has one work-item).
@@ -93,12 +129,7 @@ pub fn combination(
     };
     for p in privates {
         let (values, flags) = arrays(p.slot);
-        let _ = writeln!(
-            out,
-            "{values}[polyc_lid] = {}; {flags}[polyc_lid] = {};",
-            acc(p.slot),
-            hit(p.slot)
-        );
+        let _ = writeln!(out, "{}", store(p, &values, &flags));
     }
     wait(&mut out);
     for step in (0..STEPS).rev().map(|k| 1usize << k) {
@@ -108,15 +139,7 @@ pub fn combination(
         );
         for p in privates {
             let (values, flags) = arrays(p.slot);
-            let (mine, theirs) = (
-                format!("{values}[polyc_lid]"),
-                format!("{values}[polyc_lid + {step}]"),
-            );
-            let both = p.update.combined(dialect, &mine, &theirs);
-            let _ = writeln!(
-                out,
-                "  if ({flags}[polyc_lid + {step}]) {{ {mine} = {flags}[polyc_lid] ? {both} : {theirs}; {flags}[polyc_lid] = 1; }}"
-            );
+            let _ = writeln!(out, "  {}", halving(dialect, p, &values, &flags, step));
         }
         let _ = writeln!(out, "}}");
         wait(&mut out);
@@ -136,11 +159,12 @@ pub fn combination(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use rosepolly::analysis::reductions::Pick;
 
-    fn dot() -> Private {
+    /// A sum of `double`s' partial result, slot 0 (the lane groups' tests use it too).
+    pub(crate) fn dot() -> Private {
         Private {
             slot: 0,
             stmt: 0,

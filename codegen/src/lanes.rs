@@ -25,6 +25,7 @@ use std::fmt::Write;
 use rosepolly::model::expr::Expr;
 
 use crate::device::Dialect;
+use crate::group_sums;
 use crate::ir::{acc, hit, Private};
 
 /// The lanes of an entry: a warp of an NVIDIA GPU.
@@ -150,10 +151,10 @@ fn shuffles(privates: &[Private], lines: &mut Vec<String>) {
     lines.push("if (polyc_tree) {".into());
     for p in privates {
         let (mine, flag) = (acc(p.slot), hit(p.slot));
+        let merge = group_sums::merge(Dialect::Cuda, p, (&mine, &flag), ("polyc_v", "polyc_h"));
         for step in steps() {
-            let both = p.update.combined(Dialect::Cuda, &mine, "polyc_v");
             lines.push(format!(
-                "  {{ const {} polyc_v = __shfl_down_sync(0xffffffffu, {mine}, {step}); const int polyc_h = __shfl_down_sync(0xffffffffu, {flag}, {step}); if (polyc_h) {{ {mine} = {flag} ? {both} : polyc_v; {flag} = 1; }} }}",
+                "  {{ const {} polyc_v = __shfl_down_sync(0xffffffffu, {mine}, {step}); const int polyc_h = __shfl_down_sync(0xffffffffu, {flag}, {step}); {merge} }}",
                 p.update.elem
             ));
         }
@@ -166,11 +167,7 @@ fn shuffles(privates: &[Private], lines: &mut Vec<String>) {
 fn tree(privates: &[Private], barrier: &str, lines: &mut Vec<String>) {
     for p in privates {
         let (values, flags) = arrays(p);
-        lines.push(format!(
-            "{values}[polyc_lid] = {}; {flags}[polyc_lid] = {};",
-            acc(p.slot),
-            hit(p.slot)
-        ));
+        lines.push(group_sums::store(p, &values, &flags));
     }
     lines.push(barrier.to_string());
     for step in steps() {
@@ -179,14 +176,8 @@ fn tree(privates: &[Private], barrier: &str, lines: &mut Vec<String>) {
         ));
         for p in privates {
             let (values, flags) = arrays(p);
-            let (mine, theirs) = (
-                format!("{values}[polyc_lid]"),
-                format!("{values}[polyc_lid + {step}]"),
-            );
-            let both = p.update.combined(Dialect::OpenCl, &mine, &theirs);
-            lines.push(format!(
-                "  if ({flags}[polyc_lid + {step}]) {{ {mine} = {flags}[polyc_lid] ? {both} : {theirs}; {flags}[polyc_lid] = 1; }}"
-            ));
+            let step = group_sums::halving(Dialect::OpenCl, p, &values, &flags, step);
+            lines.push(format!("  {step}"));
         }
         lines.push("}".into());
         lines.push(barrier.to_string());
@@ -196,17 +187,7 @@ fn tree(privates: &[Private], barrier: &str, lines: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::atomics::Update;
-    use rosepolly::analysis::reductions::{Pick, ReductionOp};
-
-    fn row_sum() -> Private {
-        Private {
-            slot: 0,
-            stmt: 0,
-            args: Vec::new(),
-            update: Update::new(ReductionOp::Add, Pick::Arithmetic, "double"),
-        }
-    }
+    use crate::group_sums::tests::dot as row_sum;
 
     #[test]
     fn lane_groups_combine_in_five_steps_then_lane_zero_adds() {
