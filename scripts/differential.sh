@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The differential test at scale (issue 19): COUNT random affine programs from seed FIRST, with
 # every construct the generator has (strides, min/max bounds, conditions, reductions), each
-# compiled by polyc for the C target (and for OpenCL on PoCL, one program in ten), run under
-# random tile sizes and thread counts and compared with gcc's build of the original. Failures
+# compiled by polyc for the C target (and, one program in ten each, for OpenCL on PoCL and for
+# CUDA on polyc's CUDA emulator), run under random tile sizes and thread counts and compared
+# with gcc's build of the original. Failures
 # are shrunk to small reproducers in target/differential/; the summary goes to stdout and OUT.
 #
 #   scripts/differential.sh [COUNT] [FIRST] [OUT]      # default 1000 0 target/differential.md

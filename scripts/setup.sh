@@ -7,7 +7,8 @@ set -euo pipefail
 # gcc (with libgomp): builds the programs polyc generates and the kernels it checks.
 # ocl-icd-opencl-dev pocl-opencl-icd clinfo: OpenCL and a CPU OpenCL device (PoCL).
 # clang-16: checks generated CUDA and OpenCL C without the vendors' toolkits.
-PACKAGES=(autoconf automake libtool make gcc libc6-dev ocl-icd-opencl-dev pocl-opencl-icd clinfo clang-16)
+# g++: builds generated CUDA against polyc's CUDA emulator (polybench/cuda-emu) to run it on the CPU.
+PACKAGES=(autoconf automake libtool make gcc g++ libc6-dev ocl-icd-opencl-dev pocl-opencl-icd clinfo clang-16)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -537,8 +537,63 @@ fn lane_groups_give_exact_reductions_of_every_operator_at_wide_and_narrow_tiles(
     let with_c = dir.join("lanes-opencl.c");
     std::fs::copy(&c, &with_c).unwrap();
     gcc(&with_c, &exe, &runtime_ldflags());
-    for sizes in ["1", "2,33", "8,64", "37,100", "5,75"] {
+    for sizes in LANE_TILES {
         let out = run_stdout(&exe, &[("POLYC_TILE_SIZES", sizes)]).unwrap();
         assert_eq!(out, expected, "sizes {sizes}");
+    }
+}
+
+/// Tile sizes for lane groups: one point, narrower and wider than a lane group, odd.
+const LANE_TILES: [&str; 5] = ["1", "2,33", "8,64", "37,100", "5,75"];
+
+/// The same input as CUDA (lane groups by default there), run by polyc's CUDA emulator: the
+/// warp shuffles combine each entry's lanes (the emulator counts them), and the output equals
+/// gcc's build exactly, with the threads run in either order.
+#[test]
+fn emulated_cuda_shuffles_give_exact_reductions_of_every_operator() {
+    if !common::cuda_emulator_present() {
+        println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
+        return;
+    }
+    let dir = scratch_dir("reductions-lanes-cuda");
+    let code = semantics_input("reductions-lanes", "cuda", &[], &dir);
+    assert!(
+        code.contains("__shfl_down_sync"),
+        "CUDA has lane groups by default"
+    );
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/semantics/reductions-lanes.c");
+    let original = dir.join("lanes-original");
+    gcc(&src, &original, &[]);
+    let expected = run_stdout(&original, &[]).unwrap();
+    let cu = dir.join("reductions-lanes.cu");
+    std::fs::copy(dir.join("reductions-lanes-0.cuda"), &cu).unwrap();
+    let exe = dir.join("lanes-cuda");
+    let env = common::emulated_cuda(&cu, &exe, &dir).unwrap();
+    for sizes in LANE_TILES {
+        for order in ["forward", "reverse"] {
+            let run = [
+                ("POLYC_TILE_SIZES", sizes),
+                ("POLYC_EMU_ORDER", order),
+                ("POLYC_EMU_STATS", "1"),
+            ];
+            let o = std::process::Command::new(&exe)
+                .envs(common::with_env(&env, &run))
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(o.status.success(), "sizes {sizes} {order}: {err}");
+            assert_eq!(
+                String::from_utf8_lossy(&o.stdout),
+                expected,
+                "sizes {sizes} {order}"
+            );
+            let shuffles: u64 = err
+                .split("shuffles=")
+                .nth(1)
+                .and_then(|s| s.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no emulator statistics: {err}"));
+            assert!(shuffles > 0, "sizes {sizes}: no warp shuffle ran");
+        }
     }
 }

@@ -2,8 +2,8 @@
 //! program under `tests/inputs/semantics/` (unsigned and narrow integer types, casts, the
 //! iterators' values after a SCoP, names the program shares with generated code, conversions
 //! the model can only assume) prints, compiled by polyc, what gcc's build of it prints — on the
-//! C target at several tile sizes and thread counts, on OpenCL (PoCL), and as CUDA compiled to
-//! PTX by clang.
+//! C target at several tile sizes and thread counts, on OpenCL (PoCL), as CUDA compiled to
+//! PTX by clang, and as CUDA run by polyc's CUDA emulator.
 
 mod common;
 
@@ -117,6 +117,29 @@ fn check(input: &Path, work: &Path) -> Vec<String> {
             (_, err) => failures.push(format!("{name} cuda: polyc failed: {err}")),
         }
     }
+    // CUDA, run by the emulator (`polybench::cuda_emu`), threads in both orders.
+    if common::cuda_emulator_present() {
+        let cu = work.join(format!("{name}-emu.cu"));
+        let exe = work.join(format!("{name}-cuda"));
+        match common::polyc_to(input, "cuda", &cu) {
+            (0, _) => match common::emulated_cuda(&cu, &exe, work) {
+                Ok(env) => {
+                    let runs: Vec<Vec<(&str, &str)>> = GPU_RUNS
+                        .iter()
+                        .chain(&[&[
+                            ("POLYC_TILE_SIZES", "3,5,7"),
+                            ("POLYC_EMU_ORDER", "reverse"),
+                        ][..]])
+                        .map(|r| common::with_env(&env, r))
+                        .collect();
+                    let runs: Vec<&[(&str, &str)]> = runs.iter().map(|r| &r[..]).collect();
+                    failures.extend(compare("cuda-emulated", &exe, &runs));
+                }
+                Err(e) => failures.push(format!("{name} cuda-emulated: {e}")),
+            },
+            (_, err) => failures.push(format!("{name} cuda: polyc failed: {err}")),
+        }
+    }
     failures
 }
 
@@ -127,6 +150,9 @@ fn generated_programs_keep_cs_semantics() {
     }
     if common::clang().is_none() {
         println!("CUDA part skipped: no clang (scripts/setup.sh installs clang-16)");
+    }
+    if !common::cuda_emulator_present() {
+        println!("emulated CUDA part skipped: no C++ compiler (g++)");
     }
     let work = scratch_dir("semantics");
     let inputs = inputs();

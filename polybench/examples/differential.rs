@@ -1,6 +1,7 @@
 //! The differential test at scale (issue 19): random affine programs (`polybench::random`), each
-//! compiled by polyc for the C target (and, for one program in `--opencl-every`, for OpenCL),
-//! built with gcc and run under random tile sizes and thread counts; their output must equal
+//! compiled by polyc for the C target (and, for one program in `--opencl-every`, for OpenCL,
+//! and in `--cuda-every`, for CUDA run by polyc's CUDA emulator, `polybench::cuda_emu`),
+//! built with gcc (g++ for CUDA) and run under random tile sizes and thread counts; their output must equal
 //! the original program's. A program whose output differs, or that crashes polyc or the
 //! generated program, is shrunk to a small reproducer (statements, loops and conditions removed
 //! while it still fails) and written to `--keep`. A program past the time limit is first run
@@ -8,7 +9,8 @@
 //! runs this; the summary goes to stdout and `--out`.
 //!
 //!     cargo run --release -p polybench --example differential -- [--count 1000] [--first 0]
-//!         [--polyc target/release/polyc] [--opencl-every 10] [--keep target/differential]
+//!         [--polyc target/release/polyc] [--opencl-every 10] [--cuda-every 10]
+//!         [--keep target/differential]
 //!         [--out FILE] [--features all|base|temporaries]
 
 use std::path::{Path, PathBuf};
@@ -23,6 +25,7 @@ struct Options {
     first: u64,
     polyc: PathBuf,
     opencl_every: u64,
+    cuda_every: u64,
     keep: PathBuf,
     out: Option<PathBuf>,
     /// `--features base`: the property tests' programs; default: every construct.
@@ -35,6 +38,7 @@ fn options() -> Options {
         first: 0,
         polyc: PathBuf::from("target/release/polyc"),
         opencl_every: 10,
+        cuda_every: 10,
         keep: PathBuf::from("target/differential"),
         out: None,
         features: random::Features::ALL,
@@ -48,6 +52,7 @@ fn options() -> Options {
             "--count" => o.count = number(),
             "--first" => o.first = number(),
             "--opencl-every" => o.opencl_every = number(),
+            "--cuda-every" => o.cuda_every = number(),
             "--polyc" => o.polyc = PathBuf::from(value),
             "--keep" => o.keep = PathBuf::from(value),
             "--out" => o.out = Some(PathBuf::from(value)),
@@ -61,7 +66,7 @@ fn options() -> Options {
 }
 
 fn usage(flag: &str) -> ! {
-    eprintln!("differential: bad argument near '{flag}'\nusage: differential [--count N] [--first SEED] [--polyc PATH] [--opencl-every K] [--keep DIR] [--out FILE] [--features all|base|temporaries]");
+    eprintln!("differential: bad argument near '{flag}'\nusage: differential [--count N] [--first SEED] [--polyc PATH] [--opencl-every K] [--cuda-every K] [--keep DIR] [--out FILE] [--features all|base|temporaries]");
     std::process::exit(2)
 }
 
@@ -84,6 +89,13 @@ struct Failure {
     detail: String,
 }
 
+/// The GPU targets a program is also checked on.
+#[derive(Clone, Copy)]
+struct GpuTargets {
+    opencl: bool,
+    cuda: bool,
+}
+
 /// A run of a generated program: the target and its environment.
 #[derive(Clone)]
 struct Run {
@@ -98,15 +110,21 @@ fn main() {
     let work = polybench::harness::scratch_dir("differential");
     let opencl = opencl_present();
     if o.opencl_every > 0 && !opencl {
-        eprintln!("differential: no OpenCL platform; the C target only");
+        eprintln!("differential: no OpenCL platform; no OpenCL runs");
+    }
+    let cuda = o.cuda_every > 0 && cuda_emulator(&work);
+    if o.cuda_every > 0 && !cuda {
+        eprintln!("differential: no C++ compiler for the CUDA emulator; no CUDA runs");
     }
     let seeds: Vec<u64> = (o.first..o.first + o.count).collect();
     let done = AtomicUsize::new(0);
     let start = Instant::now();
-    let with_opencl =
-        |seed: u64| opencl && o.opencl_every > 0 && seed.is_multiple_of(o.opencl_every);
+    let with_gpu = |seed: u64| GpuTargets {
+        opencl: opencl && o.opencl_every > 0 && seed.is_multiple_of(o.opencl_every),
+        cuda: cuda && seed.is_multiple_of(o.cuda_every),
+    };
     let outcomes = polybench::harness::par_map(&seeds, |&seed| {
-        let outcome = check(&o, &work, seed, with_opencl(seed));
+        let outcome = check(&o, &work, seed, with_gpu(seed));
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         if n.is_multiple_of(100) {
             eprintln!(
@@ -132,7 +150,7 @@ fn main() {
         if let Outcome::Failed(f) = outcome {
             if f.detail.contains("ran past") {
                 if let Outcome::Agreed(runs, reassociated) =
-                    check(&o, &work, *seed, with_opencl(*seed))
+                    check(&o, &work, *seed, with_gpu(*seed))
                 {
                     summary.agreed += 1;
                     summary.runs += runs;
@@ -168,7 +186,7 @@ fn main() {
             }
         }
     }
-    let report = summary.report(&o, elapsed, opencl);
+    let report = summary.report(&o, elapsed, opencl, cuda);
     print!("{report}");
     if let Some(out) = &o.out {
         std::fs::write(out, &report)
@@ -190,9 +208,9 @@ struct Summary {
 }
 
 impl Summary {
-    fn report(&self, o: &Options, elapsed: f64, opencl: bool) -> String {
+    fn report(&self, o: &Options, elapsed: f64, opencl: bool, cuda: bool) -> String {
         let mut s = format!(
-            "# Differential test: seeds {}..{} ({:?})\n\n{} programs in {elapsed:.0} s on {} cores; OpenCL (PoCL) for one program in {}{}.\n\n\
+            "# Differential test: seeds {}..{} ({:?})\n\n{} programs in {elapsed:.0} s on {} cores; OpenCL (PoCL) for one program in {}{}; CUDA (polyc's emulator) for one in {}{}.\n\n\
              - agreed with gcc's build of the original: {} programs, {} runs (tile sizes and thread counts drawn per program)\n\
              - declined by polyc with a message (exit 1): {}\n\
              - failed (output differs, or a crash): {}\n",
@@ -203,6 +221,8 @@ impl Summary {
             std::thread::available_parallelism().map_or(1, |n| n.get()),
             o.opencl_every,
             if opencl { "" } else { " (no platform here: skipped)" },
+            o.cuda_every,
+            if cuda { "" } else { " (no g++ here: skipped)" },
             self.agreed,
             self.runs,
             self.rejected.len(),
@@ -248,8 +268,8 @@ impl Summary {
 }
 
 /// The runs of a program: the default configuration and three random ones on the C target, and
-/// two on OpenCL when asked.
-fn runs(seed: u64, with_opencl: bool) -> Vec<Run> {
+/// two on each GPU target asked for.
+fn runs(seed: u64, gpu: GpuTargets) -> Vec<Run> {
     let mut rng = Rng::new(seed ^ 0xd1ff);
     let mut sizes = || {
         let n = 1 + rng.below(4);
@@ -272,10 +292,10 @@ fn runs(seed: u64, with_opencl: bool) -> Vec<Run> {
             ],
         });
     }
-    if with_opencl {
-        for _ in 0..2 {
+    for (target, asked) in [("opencl", gpu.opencl), ("cuda", gpu.cuda)] {
+        for _ in 0..if asked { 2 } else { 0 } {
             out.push(Run {
-                target: "opencl",
+                target,
                 env: vec![("POLYC_TILE_SIZES".into(), sizes())],
             });
         }
@@ -283,15 +303,9 @@ fn runs(seed: u64, with_opencl: bool) -> Vec<Run> {
     out
 }
 
-fn check(o: &Options, work: &Path, seed: u64, with_opencl: bool) -> Outcome {
+fn check(o: &Options, work: &Path, seed: u64, gpu: GpuTargets) -> Outcome {
     let text = random::program_with_main_of(seed, o.features);
-    match differs(
-        o,
-        work,
-        &format!("s{seed}"),
-        &text,
-        &runs(seed, with_opencl),
-    ) {
+    match differs(o, work, &format!("s{seed}"), &text, &runs(seed, gpu)) {
         Ok((n, reassociated)) => Outcome::Agreed(n, reassociated),
         Err(Verdict::Rejected(why)) => Outcome::Rejected(why),
         Err(Verdict::Failed(f)) => Outcome::Failed(f),
@@ -337,7 +351,7 @@ fn differs(
                 e
             }
         };
-        let got = run(&exe, &r.env).map_err(|detail| {
+        let got = run(&exe, &run_env(work, r)).map_err(|detail| {
             Verdict::Failed(Failure {
                 kind: "the generated program failed",
                 target: r.target,
@@ -384,7 +398,7 @@ fn reassociated_only(
         return Ok(false);
     }
     let exe = build(o, work, tag, src, r.target, &["--no-reductions"])?;
-    Ok(run(&exe, &r.env).is_ok_and(|exact| exact == expected))
+    Ok(run(&exe, &run_env(work, r)).is_ok_and(|exact| exact == expected))
 }
 
 /// Whether two outputs have the same words, but for floating-point numbers within a relative
@@ -425,7 +439,8 @@ fn build(
     flags: &[&str],
 ) -> Result<PathBuf, Verdict> {
     let variant = if flags.is_empty() { "" } else { "-plain" };
-    let generated = work.join(format!("{tag}-{target}{variant}.c"));
+    let ext = if target == "cuda" { "cu" } else { "c" };
+    let generated = work.join(format!("{tag}-{target}{variant}.{ext}"));
     // Issue 19's bounds: 60 s and 4 GB; past them polyc has failed.
     let out = Command::new("timeout")
         .args(["60", "prlimit", "--as=4294967296", "--"])
@@ -462,9 +477,20 @@ fn build(
             })
             .unwrap_or_default()
     };
-    let mut extra = flags("--print-cflags");
-    extra.extend(flags("--print-libs"));
-    gcc(&generated, &exe, &extra).map_err(|detail| {
+    let built = if target == "cuda" {
+        polybench::cuda_emu::compile(
+            &generated,
+            &["-O0".into()],
+            &[],
+            &flags("--print-libs"),
+            &exe,
+        )
+    } else {
+        let mut extra = flags("--print-cflags");
+        extra.extend(flags("--print-libs"));
+        gcc(&generated, &exe, &extra)
+    };
+    built.map_err(|detail| {
         Verdict::Failed(Failure {
             kind: "the generated code does not build",
             target,
@@ -604,6 +630,25 @@ fn matching_close(lines: &[&str], open: usize, end: usize) -> usize {
                 && l.trim() == "}"
         })
         .unwrap_or(open)
+}
+
+/// Builds the CUDA emulator's stand-in driver in `work` ([`run_env`] finds it there); whether
+/// the emulator's programs can be built (a C++ compiler).
+fn cuda_emulator(work: &Path) -> bool {
+    let cxx = Command::new(polybench::cuda_emu::cxx())
+        .arg("--version")
+        .output();
+    cxx.is_ok_and(|o| o.status.success())
+        && polybench::cuda_emu::driver(&work.join("cuda-driver")).is_ok()
+}
+
+/// The environment of run `r`: its own, and the emulator's for CUDA.
+fn run_env(work: &Path, r: &Run) -> Vec<(String, String)> {
+    let mut env = r.env.clone();
+    if r.target == "cuda" {
+        env.extend(polybench::cuda_emu::env(&work.join("cuda-driver")));
+    }
+    env
 }
 
 fn opencl_present() -> bool {

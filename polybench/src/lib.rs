@@ -5,6 +5,7 @@
 //! `utilities/benchmark_list` (one kernel `.c` path per line, relative to the suite root), and
 //! one directory per kernel holding `<name>.c` and `<name>.h`.
 
+pub mod cuda_emu;
 pub mod fold_shapes;
 pub mod harness;
 pub mod jam_shapes;

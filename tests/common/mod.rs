@@ -210,6 +210,35 @@ pub fn check_kernels(kernels: &[Kernel], datasets: &[&str], variants: &[Variant]
     );
 }
 
+/// Whether the CUDA emulator's programs can be built: a C++ compiler (`polybench::cuda_emu`).
+pub fn cuda_emulator_present() -> bool {
+    Command::new(polybench::cuda_emu::cxx())
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Build the generated stand-alone `cu` (not PolyBench-form) for the CUDA emulator into `exe`,
+/// against avelas-rt; the environment its runs need (the stand-in driver, built in `work`).
+/// At -O0: g++ takes 4x as long at -O2 (adi's CUDA: 16.6 s against 3.8 s), and the tests'
+/// programs run in milliseconds either way.
+pub fn emulated_cuda(cu: &Path, exe: &Path, work: &Path) -> Result<Vec<(String, String)>, String> {
+    let driver = polybench::cuda_emu::driver(&work.join("cuda-driver"))?;
+    polybench::cuda_emu::compile(cu, &["-O0".into()], &[], &runtime_ldflags(), exe)?;
+    Ok(polybench::cuda_emu::env(&driver))
+}
+
+/// `base` with `extra` added, as `run_stdout` takes an environment.
+pub fn with_env<'a>(
+    base: &'a [(String, String)],
+    extra: &[(&'a str, &'a str)],
+) -> Vec<(&'a str, &'a str)> {
+    base.iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .chain(extra.iter().copied())
+        .collect()
+}
+
 /// A clang that compiles CUDA without the toolkit, if one is installed.
 pub fn clang() -> Option<String> {
     ["clang-16", "clang-15", "clang"]

@@ -1,0 +1,287 @@
+//! `polyc --target cuda` run without a GPU: every kernel's generated CUDA, built with g++ for
+//! polyc's CUDA emulator (`polybench::cuda_emu`: each block's threads as fibers, barriers,
+//! warp shuffles, atomics, the runtime API; avelas-rt opening a stand-in driver), prints the
+//! original program's array dumps at tile sizes of one, odd mixes, sizes larger than the
+//! problem, every local-memory window that selects another kernel version, with and without
+//! batches of wavefronts, and with the threads and blocks run in the opposite order. The
+//! emulator also ends a program that breaks CUDA's rules its GPU would forgive (a barrier or a
+//! shuffle some threads never reach, shared memory over the kernel's limit, a copy outside an
+//! allocation); small programs of its own check that, and its portable fiber switch.
+//! What it cannot show (speed, the memory model, lockstep warps) is `scripts/gpu-check.sh`'s,
+//! on a GPU.
+
+mod common;
+
+use std::path::Path;
+
+use common::runtime_ldflags;
+use polybench::harness::{self, par_map, scratch_dir, Build};
+use polybench::{cuda_emu, Kernel};
+
+/// As `tests/opencl.rs`'s runs; the windows are those of a GPU's shared memory (48 KiB
+/// without opting in, 227 KiB with).
+const RUNS: &[&[(&str, &str)]] = &[
+    &[("POLYC_TILE_SIZES", "1")],
+    &[("POLYC_TILE_SIZES", "3,5,7"), ("POLYC_LOCAL_MEM", "0")],
+    &[("POLYC_TILE_SIZES", "3,5,7"), ("POLYC_LOCAL_MEM", "2048")],
+    &[
+        ("POLYC_TILE_SIZES", "3,5,7"),
+        ("POLYC_EMU_ORDER", "reverse"),
+    ],
+    &[("POLYC_TILE_SIZES", "32")],
+    &[("POLYC_TILE_SIZES", "32"), ("POLYC_LOCAL_MEM", "2048")],
+    &[
+        ("POLYC_TILE_SIZES", "16,8,64"),
+        ("POLYC_EMU_ORDER", "reverse"),
+    ],
+    &[("POLYC_TILE_SIZES", "1000")],
+    &[
+        ("POLYC_TILE_SIZES", "3,5,7"),
+        ("POLYC_BATCH_TILES", "1000000"),
+    ],
+];
+
+/// The flags of the CUDA variants: the defaults (lane groups on), and without lane groups or
+/// reductions across tiles.
+const VARIANTS: &[(&str, &[&str])] = &[
+    ("cuda", &["--target", "cuda"]),
+    (
+        "cuda-nolanes",
+        &["--target", "cuda", "--lane-groups", "off"],
+    ),
+];
+
+/// The runs at SMALL: odd sizes with a small window, the default size, wide tiles in reverse.
+const SMALL_RUNS: &[&[(&str, &str)]] = &[
+    &[("POLYC_TILE_SIZES", "3,5,7"), ("POLYC_LOCAL_MEM", "2048")],
+    &[],
+    &[
+        ("POLYC_TILE_SIZES", "16,8,64"),
+        ("POLYC_EMU_ORDER", "reverse"),
+    ],
+];
+
+/// The kernels CI runs at SMALL too: those whose CUDA has lane groups. `POLYC_SWEEP=1`
+/// (`scripts/sweep.sh`) runs all of them.
+const SMALL_SAMPLE: [&str; 4] = ["atax", "bicg", "gesummv", "gemver"];
+
+fn check(k: &Kernel, dataset: &str, driver: &Path, work: &Path) -> Vec<String> {
+    let reference = match harness::reference_dump(k, &Build::new(dataset, false), work) {
+        Ok(d) => d,
+        Err(e) => return vec![format!("{} {dataset}: original: {e}", k.name)],
+    };
+    let runs = if dataset == "MINI" { RUNS } else { SMALL_RUNS };
+    let mut failures = Vec::new();
+    for (name, flags) in VARIANTS {
+        let tag = format!("{}-{dataset}-{name}", k.name);
+        let mut build = Build::new(dataset, false);
+        build.ldflags = runtime_ldflags();
+        // g++ takes 4x as long at -O2 (adi: 16.6 s against 3.8 s), the test's main cost; the
+        // runs take milliseconds either way.
+        build.cflags = vec!["-O0".into()];
+        let cu = work.join(format!("{tag}.cu"));
+        let exe = work.join(&tag);
+        let built = common::polyc_kernel(k, &build, flags, &cu)
+            .and_then(|_| cuda_emu::compile_kernel(k, &cu, &build, &exe));
+        if let Err(e) = built {
+            failures.push(format!("{tag}: {e}"));
+            continue;
+        }
+        for run in runs {
+            let base = cuda_emu::env(driver);
+            let env = common::with_env(&base, run);
+            match harness::run(&exe, &env) {
+                Err(e) => failures.push(format!("{tag} {run:?}: {e}")),
+                Ok(dump) => {
+                    if let Some(diff) = harness::compare_dumps_reassociated(&reference, &dump) {
+                        failures.push(format!("{tag} {run:?}: {diff}"));
+                    }
+                }
+            }
+        }
+    }
+    failures
+}
+
+/// Every kernel at MINI, the sample (or with `POLYC_SWEEP=1` all) at SMALL.
+fn check_suite(kernels: &[Kernel], tag: &str) {
+    let work = scratch_dir(tag);
+    let driver = cuda_emu::driver(&work.join("driver")).unwrap();
+    let small = |k: &Kernel| common::sweep() || SMALL_SAMPLE.contains(&k.name.as_str());
+    let jobs: Vec<(&Kernel, &str)> = kernels
+        .iter()
+        .map(|k| (k, "MINI"))
+        .chain(kernels.iter().filter(|k| small(k)).map(|k| (k, "SMALL")))
+        .collect();
+    let failures: Vec<String> = par_map(&jobs, |(k, d)| check(k, d, &driver, &work))
+        .into_iter()
+        .flatten()
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn bundled_suite_emulated_cuda_matches_original() {
+    if !common::cuda_emulator_present() {
+        println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
+        return;
+    }
+    let kernels = polybench::kernels();
+    let sampled = kernels
+        .iter()
+        .filter(|k| SMALL_SAMPLE.contains(&k.name.as_str()));
+    assert_eq!(
+        sampled.count(),
+        SMALL_SAMPLE.len(),
+        "the sample names suite kernels"
+    );
+    check_suite(&kernels, "cuda-emulated-suite");
+}
+
+#[test]
+fn external_polybench_emulated_cuda_matches_original() {
+    let Some(root) = polybench::external_suite() else {
+        println!("skipped: set POLYBENCH_DIR to a PolyBench/C 4.2.1 checkout to run this test");
+        return;
+    };
+    if !common::cuda_emulator_present() {
+        println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
+        return;
+    }
+    check_suite(
+        &polybench::kernels_in(&root).unwrap(),
+        "cuda-emulated-external",
+    );
+}
+
+/// The emulator's x86-64 fiber switch and its portable ucontext fallback run the same
+/// programs the same way: atax (warp shuffles) and jacobi-2d (barriers, shared memory).
+#[test]
+fn ucontext_fallback_prints_the_same_dumps() {
+    if !common::cuda_emulator_present() {
+        println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
+        return;
+    }
+    let work = scratch_dir("cuda-emulated-ucontext");
+    let driver = cuda_emu::driver(&work.join("driver")).unwrap();
+    for name in ["atax", "jacobi-2d"] {
+        let k = polybench::kernel(name).unwrap();
+        let reference = harness::reference_dump(&k, &Build::new("MINI", false), &work).unwrap();
+        let mut build = Build::new("MINI", false);
+        build.ldflags = runtime_ldflags();
+        build.cflags = vec!["-O0".into(), "-DPOLYC_EMU_UCONTEXT".into()];
+        let cu = work.join(format!("{name}.cu"));
+        let exe = work.join(name);
+        common::polyc_kernel(&k, &build, &["--target", "cuda"], &cu).unwrap();
+        cuda_emu::compile_kernel(&k, &cu, &build, &exe).unwrap();
+        for sizes in ["3,5,7", "32"] {
+            let base = cuda_emu::env(&driver);
+            let dump = harness::run(
+                &exe,
+                &common::with_env(&base, &[("POLYC_TILE_SIZES", sizes)]),
+            )
+            .unwrap();
+            let diff = harness::compare_dumps_reassociated(&reference, &dump);
+            assert!(diff.is_none(), "{name} {sizes}: {diff:?}");
+        }
+    }
+}
+
+/// A small CUDA program for the emulator's own checks: `body` is `main`'s.
+fn emulated(work: &Path, name: &str, kernels: &str, body: &str) -> std::process::Output {
+    let cu = work.join(format!("{name}.cu"));
+    let text =
+        format!("#include <stdio.h>\n{kernels}\nint main(void) {{\n{body}\n  return 0;\n}}\n");
+    std::fs::write(&cu, text).unwrap();
+    let exe = work.join(name);
+    cuda_emu::compile(&cu, &["-O0".into()], &[], &[], &exe).unwrap();
+    std::process::Command::new(&exe).output().unwrap()
+}
+
+const SUM_KERNEL: &str = r#"
+__global__ void sum(const int *in, int *out) {
+  int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+  if (threadIdx.x % 32 == 0) atomicAdd(out, v);
+}"#;
+
+/// What the emulator computes and what it refuses: a warp-shuffle sum of 0..255 over two
+/// blocks of four warps; a barrier after a thread has exited; a shuffle on a warp of 16
+/// threads; dynamic shared memory over 48 KiB without opting in (the launch fails, as on a
+/// GPU); a copy outside the allocation.
+#[test]
+fn the_emulator_runs_cuda_and_refuses_what_cuda_leaves_undefined() {
+    if !common::cuda_emulator_present() {
+        println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
+        return;
+    }
+    let work = scratch_dir("cuda-emulator-rules");
+    let setup = r#"
+  int h[256], s = 0, *in, *out;
+  for (int i = 0; i < 256; i++) h[i] = i;
+  cudaMalloc((void **)&in, sizeof h);
+  cudaMalloc((void **)&out, sizeof s);
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  cudaMemcpy(out, &s, sizeof s, cudaMemcpyHostToDevice);"#;
+    let o = emulated(
+        &work,
+        "sum",
+        SUM_KERNEL,
+        &format!(
+            "{setup}\n  sum<<<2, 128>>>(in, out);\n  printf(\"%s\\n\", cudaGetErrorName(cudaGetLastError()));\n  cudaMemcpy(&s, out, sizeof s, cudaMemcpyDeviceToHost);\n  printf(\"%d\\n\", s);"
+        ),
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "cudaSuccess\n32640\n");
+
+    let o = emulated(
+        &work,
+        "exited",
+        "__global__ void k(int *p) { if (threadIdx.x == 3) return; __syncthreads(); p[threadIdx.x] = 1; }",
+        "  int *p; cudaMalloc((void **)&p, 64 * sizeof(int)); k<<<1, 64>>>(p);",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("63 threads reached __syncthreads after 1 others"),
+        "{err}"
+    );
+
+    let o = emulated(
+        &work,
+        "narrow",
+        SUM_KERNEL,
+        &format!("{setup}\n  sum<<<1, 16>>>(in, out);"),
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("on a warp of 16 threads"), "{err}");
+
+    let o = emulated(
+        &work,
+        "shared",
+        "__global__ void k(int *p) { extern __shared__ __align__(16) unsigned char b[]; b[0] = 1; p[0] = b[0]; }",
+        "  int *p; cudaMalloc((void **)&p, sizeof(int));\n  k<<<1, 32, 64 * 1024>>>(p);\n  printf(\"%s\\n\", cudaGetErrorName(cudaGetLastError()));\n  cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);\n  k<<<1, 32, 64 * 1024>>>(p);\n  printf(\"%s\\n\", cudaGetErrorName(cudaGetLastError()));",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "cudaErrorInvalidValue\ncudaSuccess\n"
+    );
+
+    let o = emulated(
+        &work,
+        "copy",
+        "",
+        "  int h[8] = {0}, *d; cudaMalloc((void **)&d, 4 * sizeof(int));\n  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("outside every cudaMalloc'd allocation"),
+        "{err}"
+    );
+}
