@@ -1,8 +1,8 @@
 //! The differential test at scale (issue 19): random affine programs (`polybench::random`), each
 //! compiled by polyc for the C target (and, for one program in `--opencl-every`, for OpenCL,
 //! and in `--cuda-every`, for CUDA run by polyc's CUDA emulator, `polybench::cuda_emu`),
-//! built with gcc (g++ for CUDA) and run under random tile sizes and thread counts; their output must equal
-//! the original program's. A program whose output differs, or that crashes polyc or the
+//! built with gcc (g++ for CUDA) and run under random tile sizes and thread counts; their
+//! output must equal the original program's. A program whose output differs, or that crashes polyc or the
 //! generated program, is shrunk to a small reproducer (statements, loops and conditions removed
 //! while it still fails) and written to `--keep`. A program past the time limit is first run
 //! again alone: PoCL's kernel builds beside other programs can take the limit on a busy machine. `scripts/differential.sh` builds polyc and
