@@ -14,8 +14,8 @@ mod common;
 
 use std::path::Path;
 
-use common::runtime_ldflags;
-use polybench::harness::{self, par_map, scratch_dir, Build};
+use common::{check_kernels, runtime_ldflags, Variant};
+use polybench::harness::scratch_dir;
 use polybench::{cuda_emu, Kernel};
 
 /// As `tests/opencl.rs`'s runs; the windows are those of a GPU's shared memory (48 KiB
@@ -41,15 +41,26 @@ const RUNS: &[&[(&str, &str)]] = &[
     ],
 ];
 
-/// The flags of the CUDA variants: the defaults (lane groups on), and without lane groups or
-/// reductions across tiles.
-const VARIANTS: &[(&str, &[&str])] = &[
-    ("cuda", &["--target", "cuda"]),
-    (
-        "cuda-nolanes",
-        &["--target", "cuda", "--lane-groups", "off"],
-    ),
-];
+/// The CUDA variants with `runs`: the defaults (lane groups on) and without lane groups, at
+/// -O0 (g++ takes 4x as long at -O2, adi: 16.6 s against 3.8 s, the test's main cost; the runs
+/// take milliseconds either way).
+fn variants(runs: &'static [&'static [(&'static str, &'static str)]]) -> Vec<Variant<'static>> {
+    let variant = |name, polyc_flags| Variant {
+        name,
+        polyc_flags,
+        openmp: false,
+        cflags: &["-O0"],
+        runs,
+        ldflags: runtime_ldflags(),
+    };
+    vec![
+        variant("cuda", &["--target", "cuda"]),
+        variant(
+            "cuda-nolanes",
+            &["--target", "cuda", "--lane-groups", "off"],
+        ),
+    ]
+}
 
 /// The runs at SMALL: odd sizes with a small window, the default size, wide tiles in reverse.
 const SMALL_RUNS: &[&[(&str, &str)]] = &[
@@ -65,69 +76,25 @@ const SMALL_RUNS: &[&[(&str, &str)]] = &[
 /// (`scripts/sweep.sh`) runs all of them.
 const SMALL_SAMPLE: [&str; 4] = ["atax", "bicg", "gesummv", "gemver"];
 
-fn check(k: &Kernel, dataset: &str, driver: &Path, work: &Path) -> Vec<String> {
-    let reference = match harness::reference_dump(k, &Build::new(dataset, false), work) {
-        Ok(d) => d,
-        Err(e) => return vec![format!("{} {dataset}: original: {e}", k.name)],
-    };
-    let runs = if dataset == "MINI" { RUNS } else { SMALL_RUNS };
-    let mut failures = Vec::new();
-    for (name, flags) in VARIANTS {
-        let tag = format!("{}-{dataset}-{name}", k.name);
-        let mut build = Build::new(dataset, false);
-        build.ldflags = runtime_ldflags();
-        // g++ takes 4x as long at -O2 (adi: 16.6 s against 3.8 s), the test's main cost; the
-        // runs take milliseconds either way.
-        build.cflags = vec!["-O0".into()];
-        let cu = work.join(format!("{tag}.cu"));
-        let exe = work.join(&tag);
-        let built = common::polyc_kernel(k, &build, flags, &cu)
-            .and_then(|_| cuda_emu::compile_kernel(k, &cu, &build, &exe));
-        if let Err(e) = built {
-            failures.push(format!("{tag}: {e}"));
-            continue;
-        }
-        for run in runs {
-            let base = cuda_emu::env(driver);
-            let env = common::with_env(&base, run);
-            match harness::run(&exe, &env) {
-                Err(e) => failures.push(format!("{tag} {run:?}: {e}")),
-                Ok(dump) => {
-                    if let Some(diff) = harness::compare_dumps_reassociated(&reference, &dump) {
-                        failures.push(format!("{tag} {run:?}: {diff}"));
-                    }
-                }
-            }
-        }
-    }
-    failures
-}
-
 /// Every kernel at MINI, the sample (or with `POLYC_SWEEP=1` all) at SMALL.
 fn check_suite(kernels: &[Kernel], tag: &str) {
-    let work = scratch_dir(tag);
-    let driver = cuda_emu::driver(&work.join("driver")).unwrap();
-    let small = |k: &Kernel| common::sweep() || SMALL_SAMPLE.contains(&k.name.as_str());
-    let jobs: Vec<(&Kernel, &str)> = kernels
+    check_kernels(kernels, &["MINI"], &variants(RUNS), &format!("{tag}-mini"));
+    let small: Vec<Kernel> = kernels
         .iter()
-        .map(|k| (k, "MINI"))
-        .chain(kernels.iter().filter(|k| small(k)).map(|k| (k, "SMALL")))
+        .filter(|k| common::sweep() || SMALL_SAMPLE.contains(&k.name.as_str()))
+        .cloned()
         .collect();
-    let failures: Vec<String> = par_map(&jobs, |(k, d)| check(k, d, &driver, &work))
-        .into_iter()
-        .flatten()
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n{}",
-        failures.len(),
-        failures.join("\n")
+    check_kernels(
+        &small,
+        &["SMALL"],
+        &variants(SMALL_RUNS),
+        &format!("{tag}-small"),
     );
 }
 
 #[test]
 fn bundled_suite_emulated_cuda_matches_original() {
-    if !common::cuda_emulator_present() {
+    if !polybench::cuda_emu::available() {
         println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
         return;
     }
@@ -149,7 +116,7 @@ fn external_polybench_emulated_cuda_matches_original() {
         println!("skipped: set POLYBENCH_DIR to a PolyBench/C 4.2.1 checkout to run this test");
         return;
     };
-    if !common::cuda_emulator_present() {
+    if !polybench::cuda_emu::available() {
         println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
         return;
     }
@@ -163,33 +130,26 @@ fn external_polybench_emulated_cuda_matches_original() {
 /// programs the same way: atax (warp shuffles) and jacobi-2d (barriers, shared memory).
 #[test]
 fn ucontext_fallback_prints_the_same_dumps() {
-    if !common::cuda_emulator_present() {
+    if !polybench::cuda_emu::available() {
         println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
         return;
     }
-    let work = scratch_dir("cuda-emulated-ucontext");
-    let driver = cuda_emu::driver(&work.join("driver")).unwrap();
-    for name in ["atax", "jacobi-2d"] {
-        let k = polybench::kernel(name).unwrap();
-        let reference = harness::reference_dump(&k, &Build::new("MINI", false), &work).unwrap();
-        let mut build = Build::new("MINI", false);
-        build.ldflags = runtime_ldflags();
-        build.cflags = vec!["-O0".into(), "-DPOLYC_EMU_UCONTEXT".into()];
-        let cu = work.join(format!("{name}.cu"));
-        let exe = work.join(name);
-        common::polyc_kernel(&k, &build, &["--target", "cuda"], &cu).unwrap();
-        cuda_emu::compile_kernel(&k, &cu, &build, &exe).unwrap();
-        for sizes in ["3,5,7", "32"] {
-            let base = cuda_emu::env(&driver);
-            let dump = harness::run(
-                &exe,
-                &common::with_env(&base, &[("POLYC_TILE_SIZES", sizes)]),
-            )
-            .unwrap();
-            let diff = harness::compare_dumps_reassociated(&reference, &dump);
-            assert!(diff.is_none(), "{name} {sizes}: {diff:?}");
-        }
-    }
+    let kernels: Vec<Kernel> = ["atax", "jacobi-2d"]
+        .iter()
+        .map(|n| polybench::kernel(n).unwrap())
+        .collect();
+    let ucontext = Variant {
+        name: "cuda-ucontext",
+        polyc_flags: &["--target", "cuda"],
+        openmp: false,
+        cflags: &["-O0", "-DPOLYC_EMU_UCONTEXT"],
+        runs: &[
+            &[("POLYC_TILE_SIZES", "3,5,7")],
+            &[("POLYC_TILE_SIZES", "32")],
+        ],
+        ldflags: runtime_ldflags(),
+    };
+    check_kernels(&kernels, &["MINI"], &[ucontext], "cuda-emulated-ucontext");
 }
 
 /// A small CUDA program for the emulator's own checks: `body` is `main`'s.
@@ -201,6 +161,13 @@ fn emulated(work: &Path, name: &str, kernels: &str, body: &str) -> std::process:
     let exe = work.join(name);
     cuda_emu::compile(&cu, &["-O0".into()], &[], &[], &exe).unwrap();
     std::process::Command::new(&exe).output().unwrap()
+}
+
+/// That `o` ended with the emulator's status 3 and `message` on stderr.
+fn assert_refused(o: &std::process::Output, message: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains(message), "{err}");
 }
 
 const SUM_KERNEL: &str = r#"
@@ -216,7 +183,7 @@ __global__ void sum(const int *in, int *out) {
 /// GPU); a copy outside the allocation.
 #[test]
 fn the_emulator_runs_cuda_and_refuses_what_cuda_leaves_undefined() {
-    if !common::cuda_emulator_present() {
+    if !polybench::cuda_emu::available() {
         println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
         return;
     }
@@ -244,12 +211,7 @@ fn the_emulator_runs_cuda_and_refuses_what_cuda_leaves_undefined() {
         "__global__ void k(int *p) { if (threadIdx.x == 3) return; __syncthreads(); p[threadIdx.x] = 1; }",
         "  int *p; cudaMalloc((void **)&p, 64 * sizeof(int)); k<<<1, 64>>>(p);",
     );
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(3), "{err}");
-    assert!(
-        err.contains("63 threads reached __syncthreads after 1 others"),
-        "{err}"
-    );
+    assert_refused(&o, "63 threads reached __syncthreads after 1 others");
 
     let o = emulated(
         &work,
@@ -257,9 +219,7 @@ fn the_emulator_runs_cuda_and_refuses_what_cuda_leaves_undefined() {
         SUM_KERNEL,
         &format!("{setup}\n  sum<<<1, 16>>>(in, out);"),
     );
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(3), "{err}");
-    assert!(err.contains("on a warp of 16 threads"), "{err}");
+    assert_refused(&o, "on a warp of 16 threads");
 
     let o = emulated(
         &work,
@@ -278,10 +238,5 @@ fn the_emulator_runs_cuda_and_refuses_what_cuda_leaves_undefined() {
         "",
         "  int h[8] = {0}, *d; cudaMalloc((void **)&d, 4 * sizeof(int));\n  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);",
     );
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(3), "{err}");
-    assert!(
-        err.contains("outside every cudaMalloc'd allocation"),
-        "{err}"
-    );
+    assert_refused(&o, "outside every cudaMalloc'd allocation");
 }

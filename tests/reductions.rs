@@ -527,11 +527,7 @@ fn lane_groups_give_exact_reductions_of_every_operator_at_wide_and_narrow_tiles(
         );
         return;
     }
-    let src =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/semantics/reductions-lanes.c");
-    let original = dir.join("lanes-original");
-    gcc(&src, &original, &[]);
-    let expected = run_stdout(&original, &[]).unwrap();
+    let expected = lanes_expected(&dir);
     let c = dir.join("reductions-lanes-2.opencl");
     let exe = dir.join("lanes-opencl");
     let with_c = dir.join("lanes-opencl.c");
@@ -543,6 +539,15 @@ fn lane_groups_give_exact_reductions_of_every_operator_at_wide_and_narrow_tiles(
     }
 }
 
+/// What gcc's build of `tests/inputs/semantics/reductions-lanes.c` prints (built in `dir`).
+fn lanes_expected(dir: &Path) -> String {
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/semantics/reductions-lanes.c");
+    let original = dir.join("lanes-original");
+    gcc(&src, &original, &[]);
+    run_stdout(&original, &[]).unwrap()
+}
+
 /// Tile sizes for lane groups: one point, narrower and wider than a lane group, odd.
 const LANE_TILES: [&str; 5] = ["1", "2,33", "8,64", "37,100", "5,75"];
 
@@ -551,7 +556,7 @@ const LANE_TILES: [&str; 5] = ["1", "2,33", "8,64", "37,100", "5,75"];
 /// gcc's build exactly, with the threads run in either order.
 #[test]
 fn emulated_cuda_shuffles_give_exact_reductions_of_every_operator() {
-    if !common::cuda_emulator_present() {
+    if !polybench::cuda_emu::available() {
         println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
         return;
     }
@@ -561,11 +566,7 @@ fn emulated_cuda_shuffles_give_exact_reductions_of_every_operator() {
         code.contains("__shfl_down_sync"),
         "CUDA has lane groups by default"
     );
-    let src =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/semantics/reductions-lanes.c");
-    let original = dir.join("lanes-original");
-    gcc(&src, &original, &[]);
-    let expected = run_stdout(&original, &[]).unwrap();
+    let expected = lanes_expected(&dir);
     let cu = dir.join("reductions-lanes.cu");
     std::fs::copy(dir.join("reductions-lanes-0.cuda"), &cu).unwrap();
     let exe = dir.join("lanes-cuda");

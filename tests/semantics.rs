@@ -118,7 +118,7 @@ fn check(input: &Path, work: &Path) -> Vec<String> {
         }
     }
     // CUDA, run by the emulator (`polybench::cuda_emu`), threads in both orders.
-    if common::cuda_emulator_present() {
+    if polybench::cuda_emu::available() {
         let cu = work.join(format!("{name}-emu.cu"));
         let exe = work.join(format!("{name}-cuda"));
         match common::polyc_to(input, "cuda", &cu) {
@@ -151,7 +151,7 @@ fn generated_programs_keep_cs_semantics() {
     if common::clang().is_none() {
         println!("CUDA part skipped: no clang (scripts/setup.sh installs clang-16)");
     }
-    if !common::cuda_emulator_present() {
+    if !polybench::cuda_emu::available() {
         println!("emulated CUDA part skipped: no C++ compiler (g++)");
     }
     let work = scratch_dir("semantics");

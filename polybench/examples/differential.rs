@@ -635,10 +635,7 @@ fn matching_close(lines: &[&str], open: usize, end: usize) -> usize {
 /// Builds the CUDA emulator's stand-in driver in `work` ([`run_env`] finds it there); whether
 /// the emulator's programs can be built (a C++ compiler).
 fn cuda_emulator(work: &Path) -> bool {
-    let cxx = Command::new(polybench::cuda_emu::cxx())
-        .arg("--version")
-        .output();
-    cxx.is_ok_and(|o| o.status.success())
+    polybench::cuda_emu::available()
         && polybench::cuda_emu::driver(&work.join("cuda-driver")).is_ok()
 }
 

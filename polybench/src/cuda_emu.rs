@@ -24,6 +24,14 @@ pub fn cxx() -> String {
     std::env::var("CXX").unwrap_or_else(|_| "g++".into())
 }
 
+/// Whether the emulator's programs can be built here: a C++ compiler answers.
+pub fn available() -> bool {
+    Command::new(cxx())
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 /// `source` with each launch `k<<<grid, block, shared>>>(args)` made a call of the
 /// emulator's `polyc_emu::launch(k, grid, block, shared)(args)`, and each dynamic shared
 /// array `extern __shared__ [__align__(n)] T name[];` a pointer to the block's shared bytes.

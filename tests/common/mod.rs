@@ -139,7 +139,9 @@ pub fn runtime_ldflags() -> Vec<String> {
 }
 
 /// Compile `k` with polyc under each variant at `dataset`, build with gcc, run, and compare the
-/// dumps with the original program's. Returns one line per failure.
+/// dumps with the original program's. A CUDA variant is built with g++ for polyc's CUDA
+/// emulator and runs on it (`polybench::cuda_emu`, its stand-in driver in `work`). Returns one
+/// line per failure.
 pub fn check_kernel(k: &Kernel, dataset: &str, variants: &[Variant], work: &Path) -> Vec<String> {
     let reference = match harness::reference_dump(k, &Build::new(dataset, false), work) {
         Ok(d) => d,
@@ -148,7 +150,8 @@ pub fn check_kernel(k: &Kernel, dataset: &str, variants: &[Variant], work: &Path
     let mut failures = Vec::new();
     for v in variants {
         let tag = format!("{}-{dataset}-{}", k.name, v.name);
-        let out = work.join(format!("{tag}.c"));
+        let cuda = targets_cuda(v.polyc_flags);
+        let out = work.join(format!("{tag}.{}", if cuda { "cu" } else { "c" }));
         let mut build = Build::new(dataset, v.openmp);
         build.ldflags = v.ldflags.clone();
         if !v.cflags.is_empty() {
@@ -159,12 +162,23 @@ pub fn check_kernel(k: &Kernel, dataset: &str, variants: &[Variant], work: &Path
             continue;
         }
         let exe = work.join(&tag);
-        if let Err(e) = harness::compile(k, &out, &build, &exe) {
-            failures.push(format!("{tag}: {e}"));
-            continue;
-        }
+        let built = match cuda {
+            true => polybench::cuda_emu::driver(&work.join("cuda-driver"))
+                .map(|d| polybench::cuda_emu::env(&d))
+                .and_then(|env| {
+                    polybench::cuda_emu::compile_kernel(k, &out, &build, &exe).map(|_| env)
+                }),
+            false => harness::compile(k, &out, &build, &exe).map(|_| Vec::new()),
+        };
+        let base = match built {
+            Ok(env) => env,
+            Err(e) => {
+                failures.push(format!("{tag}: {e}"));
+                continue;
+            }
+        };
         for env in v.runs {
-            match harness::run(&exe, env) {
+            match harness::run(&exe, &with_env(&base, env)) {
                 Err(e) => failures.push(format!("{tag} {env:?}: {e}")),
                 Ok(dump) => {
                     let diff = match reassociates(v.polyc_flags) {
@@ -179,6 +193,11 @@ pub fn check_kernel(k: &Kernel, dataset: &str, variants: &[Variant], work: &Path
         }
     }
     failures
+}
+
+/// Whether `flags` ask polyc for the CUDA target.
+pub fn targets_cuda(flags: &[&str]) -> bool {
+    flags.windows(2).any(|w| w == ["--target", "cuda"])
 }
 
 /// Whether polyc under `flags` may add a sum's terms in another order than the original (a
@@ -208,14 +227,6 @@ pub fn check_kernels(kernels: &[Kernel], datasets: &[&str], variants: &[Variant]
         failures.len(),
         failures.join("\n")
     );
-}
-
-/// Whether the CUDA emulator's programs can be built: a C++ compiler (`polybench::cuda_emu`).
-pub fn cuda_emulator_present() -> bool {
-    Command::new(polybench::cuda_emu::cxx())
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 /// Build the generated stand-alone `cu` (not PolyBench-form) for the CUDA emulator into `exe`,
