@@ -154,13 +154,27 @@ fn ucontext_fallback_prints_the_same_dumps() {
 
 /// A small CUDA program for the emulator's own checks: `body` is `main`'s.
 fn emulated(work: &Path, name: &str, kernels: &str, body: &str) -> std::process::Output {
+    emulated_with(work, name, kernels, body, &[])
+}
+
+/// [`emulated`] run in the environment `env`.
+fn emulated_with(
+    work: &Path,
+    name: &str,
+    kernels: &str,
+    body: &str,
+    env: &[(&str, &str)],
+) -> std::process::Output {
     let cu = work.join(format!("{name}.cu"));
     let text =
         format!("#include <stdio.h>\n{kernels}\nint main(void) {{\n{body}\n  return 0;\n}}\n");
     std::fs::write(&cu, text).unwrap();
     let exe = work.join(name);
     cuda_emu::compile(&cu, &["-O0".into()], &[], &[], &exe).unwrap();
-    std::process::Command::new(&exe).output().unwrap()
+    std::process::Command::new(&exe)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
 }
 
 /// That `o` ended with the emulator's status 3 and `message` on stderr.
@@ -239,4 +253,51 @@ fn the_emulator_runs_cuda_and_refuses_what_cuda_leaves_undefined() {
         "  int h[8] = {0}, *d; cudaMalloc((void **)&d, 4 * sizeof(int));\n  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);",
     );
     assert_refused(&o, "outside every cudaMalloc'd allocation");
+}
+
+/// The memory trace (`POLYC_EMU_TRACE=1`) counts what a GPU's memory would serve: 64 threads
+/// (two warps) reading neighbouring doubles make two requests of 8 sectors each, every byte
+/// used; reading every fourth double (one sector per lane), 32 sectors a request, a quarter
+/// of each used; all lanes reading one double, one sector a request, and one for the launch.
+#[test]
+fn the_memory_trace_counts_the_sectors_of_each_warp_request() {
+    if !cuda_emu::available() {
+        println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
+        return;
+    }
+    let work = scratch_dir("cuda-emulator-trace");
+    let kernels = r#"
+__global__ void along(const double *__restrict__ a, double *__restrict__ b) {
+  b[threadIdx.x] = a[threadIdx.x];
+}
+__global__ void across(const double *__restrict__ a, double *__restrict__ b) {
+  b[threadIdx.x] = a[4 * threadIdx.x];
+}
+__global__ void one(const double *__restrict__ a, double *__restrict__ b) {
+  b[threadIdx.x] = a[0];
+}"#;
+    let body = "  double *a, *b;\n  cudaMalloc((void **)&a, 256 * sizeof(double));\n  cudaMalloc((void **)&b, 64 * sizeof(double));\n  along<<<1, 64>>>(a, b);\n  across<<<1, 64>>>(a, b);\n  one<<<1, 64>>>(a, b);";
+    let o = emulated_with(&work, "trace", kernels, body, &[("POLYC_EMU_TRACE", "1")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let t = cuda_emu::traffic(&err);
+    let of = |k: &str, a: &str| {
+        let t = t[&(k.to_string(), a.to_string())];
+        (
+            t.launches,
+            t.requests,
+            t.sectors,
+            t.bytes,
+            t.distinct_sectors,
+        )
+    };
+    assert_eq!(of("along", "a"), (1, 2, 16, 512, 16), "{err}");
+    assert_eq!(of("along", "b"), (1, 2, 16, 512, 16), "{err}");
+    assert_eq!(of("across", "a"), (1, 2, 64, 512, 64), "{err}");
+    assert_eq!(of("one", "a"), (1, 2, 2, 16, 1), "{err}");
+    assert_eq!(t.len(), 6, "{err}");
+    assert!(
+        err.contains("polyc-cuda-emu: trace total requests=12 sectors=130"),
+        "{err}"
+    );
 }

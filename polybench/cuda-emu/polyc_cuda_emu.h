@@ -32,8 +32,12 @@
 #include <time.h>
 #include <ucontext.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #define __global__
@@ -109,6 +113,15 @@ struct Context {
 };
 #endif
 
+/* One access to a kernel's array argument, as POLYC_EMU_TRACE=1 records it: the call site in
+   the kernel (the instruction), the address and its size, the argument's name. */
+struct Access {
+  const void *site;
+  uintptr_t addr;
+  unsigned bytes;
+  const char *array;
+};
+
 struct Fiber {
   Context ctx;
   State state;
@@ -116,6 +129,7 @@ struct Fiber {
   unsigned linear;
   unsigned long shuffles; /* shuffles done: the lanes of a warp must agree */
   unsigned mask;
+  std::vector<Access> log; /* since the warp last synchronised (POLYC_EMU_TRACE=1) */
 };
 
 /* Two slots per lane: a lane that has read shuffle k and reached shuffle k+1 writes the other
@@ -223,6 +237,130 @@ inline char *stack_of(unsigned i) {
   return stacks[i];
 }
 
+/* The memory trace (POLYC_EMU_TRACE=1): how the warps' accesses to the kernels' array
+   arguments would reach a GPU's memory. A warp issues an instruction for its 32 lanes at once;
+   here the lanes run one after another, so each lane logs its accesses and, when its warp
+   next synchronises (a shuffle, a barrier, the block's end), the k-th execution of an access
+   site by each lane is taken as one request of the warp, as lanes in lockstep would issue it.
+   A request costs the distinct 32-byte sectors its lanes touch, and uses the distinct bytes
+   they touch (lanes reading one address share it): 32 lanes reading consecutive
+   doubles make 8 sectors, all of their bytes used; 32 lanes each reading a row of a row-major
+   matrix make 32 sectors, a quarter of whose bytes are used. The distinct sectors of a launch
+   are what memory would still deliver with a cache as large as the data. Counted: reads,
+   writes and atomics on the arguments through [] and *. Not counted: shared memory, the
+   run-time's tables (arguments without __restrict__). */
+struct Traffic {
+  unsigned long launches, requests, sectors, bytes, distinct;
+};
+inline const char *kernel_name = "";
+inline std::map<std::pair<std::string, std::string>, Traffic> traffic;
+inline std::unordered_map<std::string, std::unordered_set<uintptr_t>> launch_sectors;
+
+inline bool tracing() {
+  static int t = -1;
+  if (t < 0) {
+    const char *s = getenv("POLYC_EMU_TRACE");
+    t = s && strcmp(s, "1") == 0;
+  }
+  return t;
+}
+
+inline void print_traffic() {
+  Traffic all{};
+  for (const auto &[key, t] : traffic) {
+    fprintf(stderr,
+            "polyc-cuda-emu: trace kernel=%s array=%s launches=%lu requests=%lu sectors=%lu bytes=%lu distinct_sectors=%lu\n",
+            key.first.c_str(), key.second.c_str(), t.launches, t.requests, t.sectors, t.bytes,
+            t.distinct);
+    all.requests += t.requests;
+    all.sectors += t.sectors;
+    all.bytes += t.bytes;
+    all.distinct += t.distinct;
+  }
+  fprintf(stderr,
+          "polyc-cuda-emu: trace total requests=%lu sectors=%lu bytes=%lu distinct_sectors=%lu (%.2f sectors per request, %.0f%% of their bytes used)\n",
+          all.requests, all.sectors, all.bytes, all.distinct,
+          all.requests ? (double)all.sectors / all.requests : 0.0,
+          all.sectors ? 100.0 * all.bytes / (32.0 * all.sectors) : 0.0);
+}
+inline const int traffic_at_exit = [] {
+  if (tracing()) atexit(print_traffic);
+  return 0;
+}();
+
+inline void record(const void *site, const void *p, unsigned bytes, const char *array) {
+  cur->log.push_back({site, (uintptr_t)p, bytes, array});
+}
+
+/* The requests of the warp of lanes lo..hi-1 since it last synchronised. */
+inline void flush_warp(unsigned lo, unsigned hi) {
+  struct Request {
+    const char *array;
+    std::vector<std::pair<uintptr_t, unsigned>> accesses; /* address, bytes */
+  };
+  std::map<std::pair<const void *, unsigned>, Request> requests; /* (site, k-th execution) */
+  for (unsigned i = lo; i < hi; i++) {
+    std::unordered_map<const void *, unsigned> executions;
+    for (const Access &a : fibers[i].log) {
+      Request &r = requests[{a.site, executions[a.site]++}];
+      r.array = a.array;
+      r.accesses.push_back({a.addr, a.bytes});
+    }
+    fibers[i].log.clear();
+  }
+  std::vector<uintptr_t> sectors;
+  for (auto &[key, r] : requests) {
+    /* Lanes that read one address (a broadcast) use its bytes once. */
+    std::sort(r.accesses.begin(), r.accesses.end());
+    r.accesses.erase(std::unique(r.accesses.begin(), r.accesses.end()), r.accesses.end());
+    sectors.clear();
+    unsigned long bytes = 0;
+    for (auto [addr, size] : r.accesses) {
+      bytes += size;
+      for (uintptr_t s = addr / 32; s <= (addr + size - 1) / 32; s++) sectors.push_back(s);
+    }
+    std::sort(sectors.begin(), sectors.end());
+    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    Traffic &t = traffic[{kernel_name, r.array}];
+    t.requests++;
+    t.sectors += sectors.size();
+    t.bytes += bytes;
+    launch_sectors[r.array].insert(sectors.begin(), sectors.end());
+  }
+}
+
+inline void flush_warps(unsigned threads) {
+  if (!tracing()) return;
+  for (unsigned lo = 0; lo < threads; lo += 32) flush_warp(lo, lo + 32 < threads ? lo + 32 : threads);
+}
+
+inline void end_launch() {
+  for (auto &[array, sectors] : launch_sectors) {
+    Traffic &t = traffic[{kernel_name, array}];
+    t.launches++;
+    t.distinct += sectors.size();
+  }
+  launch_sectors.clear();
+}
+
+/* A kernel's array argument (`T *__restrict__ name`, as `polybench::cuda_emu` rewrites it):
+   a pointer whose [] and * record the access when tracing. Not inlined, so that the return
+   address names the access site in the kernel. */
+template <class T> struct global_ptr {
+  T *p;
+  const char *name = "?";
+  global_ptr(T *q = nullptr) : p(q) {}
+  operator T *() const { return p; }
+  template <class I> __attribute__((noinline)) T &operator[](I i) const {
+    if (tracing()) record(__builtin_return_address(0), p + i, sizeof(T), name);
+    return p[i];
+  }
+  __attribute__((noinline)) T &operator*() const {
+    if (tracing()) record(__builtin_return_address(0), p, sizeof(T), name);
+    return *p;
+  }
+};
+
 /* Let the warps whose live lanes all wait at the same shuffle go on; true if any did. */
 inline bool release_shuffles(unsigned threads) {
   bool released = false;
@@ -247,6 +385,7 @@ inline bool release_shuffles(unsigned threads) {
         fail("block (%u,%u,%u): warp %u: lanes %u and %u wait at different shuffles (their %luth and %luth)",
              block_idx.x, block_idx.y, block_idx.z, w, lo, i, fibers[lo].shuffles + 1, f.shuffles + 1);
     }
+    if (tracing()) flush_warp(lo, hi);
     for (unsigned i = lo; i < hi; i++) fibers[i].state = RUNNABLE;
     warp_shuffles++;
     released = true;
@@ -265,6 +404,7 @@ inline bool release_barrier(unsigned threads) {
   if (done > 0)
     fail("block (%u,%u,%u): %u threads reached __syncthreads after %u others of the block had exited",
          block_idx.x, block_idx.y, block_idx.z, at, done);
+  flush_warps(threads);
   for (unsigned i = 0; i < threads; i++) fibers[i].state = RUNNABLE;
   barriers++;
   return true;
@@ -289,7 +429,10 @@ inline void run_block(unsigned threads) {
     }
     unsigned done = 0;
     for (unsigned i = 0; i < threads; i++) done += fibers[i].state == DONE;
-    if (done == threads) return;
+    if (done == threads) {
+      flush_warps(threads);
+      return;
+    }
     if (release_shuffles(threads) || release_barrier(threads)) continue;
     unsigned at = 0, shuffling = 0;
     for (unsigned i = 0; i < threads; i++) {
@@ -334,12 +477,15 @@ inline void run_grid(const void *kernel, dim3 grid, dim3 block, size_t shared,
   }
 }
 
-/* `k<<<grid, block, shared>>>(args)` becomes `polyc_emu::launch(k, grid, block, shared)(args)`. */
+/* `k<<<grid, block, shared>>>(args)` becomes
+   `polyc_emu::launch(k, "k", grid, block, shared)(args)`. */
 template <class... P>
-inline auto launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t shared = 0,
-                   cudaStream_t = nullptr) {
+inline auto launch(void (*kernel)(P...), const char *name, dim3 grid, dim3 block,
+                   size_t shared = 0, cudaStream_t = nullptr) {
   return [=](auto... args) {
+    kernel_name = name;
     run_grid((const void *)kernel, grid, block, shared, [&]() { kernel(args...); });
+    if (tracing()) end_launch();
   };
 }
 

@@ -8,6 +8,7 @@
 //! g++ compiles the `.cu` file as C++ once [`translate`] has rewritten the two constructs only
 //! nvcc parses.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -33,10 +34,12 @@ pub fn available() -> bool {
 }
 
 /// `source` with each launch `k<<<grid, block, shared>>>(args)` made a call of the
-/// emulator's `polyc_emu::launch(k, grid, block, shared)(args)`, and each dynamic shared
-/// array `extern __shared__ [__align__(n)] T name[];` a pointer to the block's shared bytes.
+/// emulator's `polyc_emu::launch(k, "k", grid, block, shared)(args)`, each dynamic shared
+/// array `extern __shared__ [__align__(n)] T name[];` a pointer to the block's shared bytes,
+/// and each kernel's array argument `T *__restrict__ name` a `polyc_emu::global_ptr<T>` named
+/// `name`, whose accesses the emulator's memory trace records.
 pub fn translate(source: &str) -> String {
-    let launches = rewrite_launches(source);
+    let launches = rewrite_array_arguments(&rewrite_launches(source));
     launches
         .lines()
         .map(|l| rewrite_shared(l).unwrap_or_else(|| l.to_string()))
@@ -59,13 +62,67 @@ fn rewrite_launches(source: &str) -> String {
         out.push_str(&head[..name_at]);
         out.push_str("polyc_emu::launch(");
         out.push_str(&head[name_at..]);
-        out.push_str(", ");
+        out.push_str(", \"");
+        out.push_str(&head[name_at..]);
+        out.push_str("\", ");
         out.push_str(&rest[open + 3..close]);
         out.push(')');
         rest = &rest[close + 3..];
     }
     out.push_str(rest);
     out
+}
+
+/// Each `__global__` function's `T *__restrict__ name` parameters made
+/// `polyc_emu::global_ptr<T> name`, named at the start of its body. The run-time's tables
+/// (pointers without `__restrict__`) stay plain pointers: the trace is of the program's arrays.
+fn rewrite_array_arguments(source: &str) -> String {
+    const GLOBAL: &str = "__global__ void ";
+    let mut out = String::with_capacity(source.len() + source.len() / 8);
+    let mut rest = source;
+    while let Some(at) = rest.find(GLOBAL) {
+        let Some(open) = rest[at..].find('(').map(|o| at + o) else {
+            break;
+        };
+        let Some(close) = rest[open..].find(')').map(|c| open + c) else {
+            break;
+        };
+        out.push_str(&rest[..=open]);
+        let mut names = Vec::new();
+        let params: Vec<String> = rest[open + 1..close]
+            .split(',')
+            .map(|p| match array_parameter(p) {
+                Some((ty, name)) => {
+                    let indent = &p[..p.len() - p.trim_start().len()];
+                    names.push(name);
+                    format!("{indent}polyc_emu::global_ptr<{ty}> {name}")
+                }
+                None => p.to_string(),
+            })
+            .collect();
+        out.push_str(&params.join(","));
+        rest = &rest[close..];
+        let body = rest.find(|c: char| !(c == ')' || c.is_whitespace()));
+        if let Some(b) = body.filter(|&b| rest[b..].starts_with('{')) {
+            out.push_str(&rest[..=b]);
+            for name in names {
+                out.push_str(&format!(" {name}.name = \"{name}\";"));
+            }
+            rest = &rest[b + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `(T, name)` of a parameter `T *__restrict__ name`.
+fn array_parameter(param: &str) -> Option<(&str, &str)> {
+    let (ty, name) = param.split_once("__restrict__")?;
+    let ty = ty.trim().strip_suffix('*')?.trim_end();
+    let name = name.trim();
+    let ok =
+        !ty.is_empty() && !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    ok.then_some((ty, name))
 }
 
 fn rewrite_shared(line: &str) -> Option<String> {
@@ -167,6 +224,76 @@ pub fn compile(
         .arg("-lm"))
 }
 
+/// A kernel's accesses to one of its array arguments, as the emulator's memory trace
+/// (`POLYC_EMU_TRACE=1`) prints them at exit: the warp requests, the 32-byte sectors they
+/// touch, the distinct bytes their lanes use, and the distinct sectors of each launch summed
+/// over the launches (what memory delivers with a cache as large as the data).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    pub launches: u64,
+    pub requests: u64,
+    pub sectors: u64,
+    pub bytes: u64,
+    pub distinct_sectors: u64,
+}
+
+impl Traffic {
+    /// `self` and `t` together (the launches: the larger count; the rest summed).
+    pub fn add(&mut self, t: &Traffic) {
+        self.launches = self.launches.max(t.launches);
+        self.requests += t.requests;
+        self.sectors += t.sectors;
+        self.bytes += t.bytes;
+        self.distinct_sectors += t.distinct_sectors;
+    }
+
+    /// 8 for doubles read by 32 neighbouring lanes, 32 for one row per lane.
+    pub fn sectors_per_request(&self) -> f64 {
+        self.sectors as f64 / self.requests.max(1) as f64
+    }
+
+    /// The share of the sectors' bytes the lanes use, in percent.
+    pub fn used_percent(&self) -> f64 {
+        100.0 * self.bytes as f64 / (32.0 * self.sectors.max(1) as f64)
+    }
+}
+
+/// The memory trace in a program's `stderr`: (kernel function, array) -> its traffic.
+pub fn traffic(stderr: &str) -> BTreeMap<(String, String), Traffic> {
+    let mut traced: BTreeMap<(String, String), Traffic> = BTreeMap::new();
+    for line in stderr.lines() {
+        let Some(fields) = line.strip_prefix("polyc-cuda-emu: trace kernel=") else {
+            continue;
+        };
+        let field = |name: &str| -> Option<&str> {
+            fields
+                .split_whitespace()
+                .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))
+        };
+        let num = |name: &str| field(name).and_then(|v| v.parse().ok()).unwrap_or(0);
+        let t = Traffic {
+            launches: num("launches"),
+            requests: num("requests"),
+            sectors: num("sectors"),
+            bytes: num("bytes"),
+            distinct_sectors: num("distinct_sectors"),
+        };
+        let function = fields.split_whitespace().next().unwrap_or("?").to_string();
+        let array = field("array").unwrap_or("?").to_string();
+        traced.entry((function, array)).or_default().add(&t);
+    }
+    traced
+}
+
+/// [`traffic`] summed per array over the kernel functions.
+pub fn traffic_per_array(stderr: &str) -> BTreeMap<String, Traffic> {
+    let mut arrays: BTreeMap<String, Traffic> = BTreeMap::new();
+    for ((_, array), t) in traffic(stderr) {
+        arrays.entry(array).or_default().add(&t);
+    }
+    arrays
+}
+
 fn run(cmd: &mut Command) -> Result<(), String> {
     let out = cmd
         .output()
@@ -191,8 +318,40 @@ mod tests {
         let cu = "  if (s) k_seq<<<dim3(gx, gy), dim3(n)>>>(a, b); else k<<<g, dim3(n), (size_t)lm>>>(a);";
         assert_eq!(
             translate(cu),
-            "  if (s) polyc_emu::launch(k_seq, dim3(gx, gy), dim3(n))(a, b); else polyc_emu::launch(k, g, dim3(n), (size_t)lm)(a);\n"
+            "  if (s) polyc_emu::launch(k_seq, \"k_seq\", dim3(gx, gy), dim3(n))(a, b); else polyc_emu::launch(k, \"k\", g, dim3(n), (size_t)lm)(a);\n"
         );
+    }
+
+    #[test]
+    fn array_arguments_become_traced_pointers() {
+        let cu = "extern \"C\" __global__ void k(\n    const long *polyc_tb,\n    const double *__restrict__ A,\n    double *__restrict__ y)\n{\n  y[0] = A[0];\n}\n__global__ void d(float *__restrict__ x);\n";
+        assert_eq!(
+            translate(cu),
+            "extern \"C\" __global__ void k(\n    const long *polyc_tb,\n    polyc_emu::global_ptr<const double> A,\n    polyc_emu::global_ptr<double> y)\n{ A.name = \"A\"; y.name = \"y\";\n  y[0] = A[0];\n}\n__global__ void d(polyc_emu::global_ptr<float> x);\n"
+        );
+    }
+
+    #[test]
+    fn trace_lines_are_read_per_kernel_and_array() {
+        let err = "x\npolyc-cuda-emu: trace kernel=k0 array=A launches=2 requests=10 sectors=80 bytes=2560 distinct_sectors=40\n\
+                   polyc-cuda-emu: trace kernel=k1 array=A launches=1 requests=1 sectors=32 bytes=256 distinct_sectors=32\n\
+                   polyc-cuda-emu: trace total requests=11 sectors=112 bytes=2816 distinct_sectors=72 (x)\n";
+        let t = traffic(err);
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[&("k1".to_string(), "A".to_string())].sectors, 32);
+        let a = traffic_per_array(err)["A"];
+        assert_eq!(
+            a,
+            Traffic {
+                launches: 2,
+                requests: 11,
+                sectors: 112,
+                bytes: 2816,
+                distinct_sectors: 72
+            }
+        );
+        assert!((a.sectors_per_request() - 112.0 / 11.0).abs() < 1e-9);
+        assert!((a.used_percent() - 2816.0 / 35.84).abs() < 1e-9);
     }
 
     #[test]
