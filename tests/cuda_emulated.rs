@@ -12,10 +12,11 @@
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::{check_kernels, runtime_ldflags, Variant};
-use polybench::harness::scratch_dir;
+use polybench::harness::{scratch_dir, Build};
 use polybench::{cuda_emu, Kernel};
 
 /// As `tests/opencl.rs`'s runs; the windows are those of a GPU's shared memory (48 KiB
@@ -299,5 +300,72 @@ __global__ void one(const double *__restrict__ a, double *__restrict__ b) {
     assert!(
         err.contains("polyc-cuda-emu: trace total requests=12 sectors=130"),
         "{err}"
+    );
+}
+
+/// Kernel `name` at SMALL compiled with polyc's `flags` for CUDA and run on the emulator in
+/// the environment `env` with the memory trace on: its traffic per array.
+fn traced(name: &str, flags: &[&str], env: &[(&str, &str)]) -> BTreeMap<String, cuda_emu::Traffic> {
+    let work = scratch_dir(&format!("cuda-emulated-trace-{name}"));
+    let k = polybench::kernel(name).unwrap();
+    let mut build = Build::new("SMALL", false);
+    build.cflags = vec!["-O0".into()];
+    build.dump_arrays = false;
+    build.ldflags = runtime_ldflags();
+    let cu = work.join(format!("{name}.cu"));
+    let flags: Vec<&str> = ["--target", "cuda"].iter().chain(flags).copied().collect();
+    common::polyc_kernel(&k, &build, &flags, &cu).unwrap();
+    let exe = work.join(name);
+    cuda_emu::compile_kernel(&k, &cu, &build, &exe).unwrap();
+    let driver = cuda_emu::driver(&work.join("cuda-driver")).unwrap();
+    let o = std::process::Command::new(&exe)
+        .envs(cuda_emu::env(&driver))
+        .envs(env.iter().copied())
+        .env("POLYC_EMU_TRACE", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{name}: {err}");
+    cuda_emu::traffic_per_array(&err)
+}
+
+/// Work-items next to each other read neighbouring elements of the matrices: at most 8
+/// sectors per request of doubles, on average over every kernel of the program. gemver's
+/// update `A[i][j] += u1[i] * v1[j] + ...` had its `j` loop inside one work-item (the band
+/// is sequential along `j` for the other statements' sums), 30 sectors a request, until the
+/// GPU mapping looked at each group's own dependences (`ptile::intra::gpu_order`). And the
+/// trace sees the opposite: atax's rows, one per work-item without lane groups and without
+/// local memory to stage them, cost more than 16 sectors a request.
+#[test]
+fn neighbouring_work_items_read_neighbouring_matrix_elements() {
+    if !cuda_emu::available() {
+        println!("skipped: no C++ compiler to build the CUDA emulator's programs (g++)");
+        return;
+    }
+    for (name, matrices) in [
+        ("gemver", &["A"][..]),
+        ("atax", &["A"]),
+        ("bicg", &["A"]),
+        ("mvt", &["A"]),
+        ("gesummv", &["A", "B"]),
+    ] {
+        let t = traced(name, &[], &[]);
+        for m in matrices {
+            let per = t[*m].sectors_per_request();
+            assert!(
+                per <= 8.0,
+                "{name}: {m}: {per:.2} sectors per request: {t:?}"
+            );
+        }
+    }
+    let t = traced(
+        "atax",
+        &["--lane-groups", "off"],
+        &[("POLYC_LOCAL_MEM", "0")],
+    );
+    let per = t["A"].sectors_per_request();
+    assert!(
+        per > 16.0,
+        "atax without lanes and local memory: {per:.2} sectors per request"
     );
 }

@@ -127,6 +127,21 @@ pub fn gpu_order(
 ) -> IntraOrder {
     let mut order = algorithm4(scop, space);
     let start = space.band_start();
+    let algorithm4_parallel = order.parallel.clone();
+    group_parallel(&mut order, schedule, start, stmts);
+    // A dimension no statement of the group loops along (a constant row, as an
+    // initialisation's inner one) stays as it was: as a thread dimension it would only
+    // add a coordinate of extent one to every work-item.
+    for (k, parallel) in order.parallel.iter_mut().enumerate() {
+        let looped = stmts
+            .iter()
+            .any(|&s| !schedule.rows[s][start + k].is_constant());
+        *parallel = if looped {
+            *parallel
+        } else {
+            algorithm4_parallel[k]
+        };
+    }
     let has_cut = order.dims.contains(&IntraDim::Cut);
     let (mut par, seq): (Vec<usize>, Vec<usize>) = order
         .band_dims()
