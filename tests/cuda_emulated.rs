@@ -348,6 +348,7 @@ fn neighbouring_work_items_read_neighbouring_matrix_elements() {
         ("bicg", &["A"]),
         ("mvt", &["A"]),
         ("gesummv", &["A", "B"]),
+        ("syr2k", &["A", "B", "C"]),
     ] {
         let t = traced(name, &[], &[]);
         for m in matrices {

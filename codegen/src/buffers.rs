@@ -128,6 +128,11 @@ fn reuse_words(c: &Candidate) -> String {
     } else {
         format!("{} reuse", kinds.join(", "))
     };
+    let kinds = if r.strided {
+        format!("{kinds}, read apart by neighbouring work-items")
+    } else {
+        kinds
+    };
     format!(
         "{}{}{}; {} reference{}; {kinds}; {:.1} accesses per element at T = {RANKING_TILE_SIZE}",
         c.datum,
@@ -252,6 +257,7 @@ fn candidate_json(c: &Candidate, rank: usize, depth: usize, params: &[String]) -
             "group": c.reuse.references,
             "spatial": c.reuse.spatial,
             "accesses_per_element": c.reuse.per_element,
+            "strided": c.reuse.strided,
         },
         "elements_at_ranking_size": c.elements(&vec![RANKING_TILE_SIZE; depth]),
     })

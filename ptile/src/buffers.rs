@@ -140,6 +140,13 @@ pub struct Reuse {
     pub spatial: bool,
     /// Accesses of the class in a full tile per element of the buffer.
     pub per_element: f64,
+    /// Neither spatial nor the same element for neighbouring work-items: the subscripts move
+    /// along the fastest dimension by more than one element (a column read by work-items
+    /// along a row), so that a warp's read of global memory touches a sector per work-item,
+    /// where the buffer's copy reads the same elements side by side. Among candidates equal
+    /// otherwise, such a one gains most from a buffer; one whose work-items share an element
+    /// (syr2k's `B[i][k]` with `j` fastest) gains least.
+    pub strided: bool,
 }
 
 /// A candidate buffer: one class of references of one array in one group's tile.
@@ -172,8 +179,8 @@ impl Candidate {
 /// The candidate buffers of `group`'s tiles, best first; `fastest` is the band dimension along
 /// which neighbouring work-items lie (the last by default), which decides spatial reuse.
 /// Ranked by temporal reuse, then group reuse,
-/// then self-spatial reuse (thesis §6.4), then accesses per element, then the order the arrays
-/// first appear in.
+/// then self-spatial reuse (thesis §6.4), then accesses per element, then strided references
+/// ([`Reuse::strided`]) before the others, then the order the arrays first appear in.
 pub fn candidates(
     scop: &Scop,
     schedule: &Schedule,
@@ -229,6 +236,7 @@ pub fn candidates(
         (y.temporal, y.references, y.spatial)
             .cmp(&(x.temporal, x.references, x.spatial))
             .then(y.per_element.total_cmp(&x.per_element))
+            .then(y.strided.cmp(&x.strided))
     });
     out
 }
@@ -319,6 +327,7 @@ impl Class {
         let spatial = self.shape.split_last().is_some_and(|(inner, outer)| {
             inner.band[fastest].abs() == inner.divisor && outer.iter().all(|s| s.band[fastest] == 0)
         });
+        let strided = !spatial && self.shape.iter().any(|s| s.band[fastest] != 0);
         let mut c = Candidate {
             datum: datum.to_string(),
             class,
@@ -331,6 +340,7 @@ impl Class {
                 references: 0,
                 spatial,
                 per_element: 0.0,
+                strided,
             },
         };
         let elements = c.elements(&vec![RANKING_TILE_SIZE; depth]).max(1) as f64;
