@@ -79,10 +79,13 @@ struct Cli {
     #[arg(long)]
     no_reductions: bool,
 
-    /// GPU targets: let lane groups of 32 work-items share each row of a tile where split sums
-    /// read their matrix along the summed loop (atax's `tmp[i] += A[i][j] * x[j]`), so that
-    /// neighbouring work-items read neighbouring elements. Default: on for cuda, off for opencl
-    /// (PoCL, OpenCL on a CPU, ran those kernels slower); `on` suits OpenCL on a GPU.
+    /// GPU targets: map work-items for a GPU's memory, so that neighbouring work-items read
+    /// neighbouring elements: lane groups of 32 work-items share each row of a tile where split
+    /// sums read their matrix along the summed loop (atax's `tmp[i] += A[i][j] * x[j]`), and a
+    /// statement group's own parallel loops become work-item dimensions where other groups of
+    /// its band leave them sequential (gemver's `A[i][j] += ...`, one work-item per element, not
+    /// per row). Default: on for cuda, off for opencl (PoCL, OpenCL on a CPU, ran those kernels
+    /// slower); `on` suits OpenCL on a GPU.
     #[arg(long, value_enum)]
     lane_groups: Option<OnOff>,
 

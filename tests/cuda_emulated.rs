@@ -335,7 +335,8 @@ fn traced(name: &str, flags: &[&str], env: &[(&str, &str)]) -> BTreeMap<String, 
 /// is sequential along `j` for the other statements' sums), 30 sectors a request, until the
 /// GPU mapping looked at each group's own dependences (`ptile::intra::gpu_order`). And the
 /// trace sees the opposite: atax's rows, one per work-item without lane groups and without
-/// local memory to stage them, cost more than 16 sectors a request.
+/// local memory to stage them, cost more than 16 sectors a request; so do gemver's rows with
+/// `--lane-groups off`, which keeps the band's parallelism as OpenCL does by default.
 #[test]
 fn neighbouring_work_items_read_neighbouring_matrix_elements() {
     if !cuda_emu::available() {
@@ -368,5 +369,13 @@ fn neighbouring_work_items_read_neighbouring_matrix_elements() {
     assert!(
         per > 16.0,
         "atax without lanes and local memory: {per:.2} sectors per request"
+    );
+    // `--lane-groups off` (OpenCL's default, for PoCL) also keeps the band's parallelism:
+    // gemver's update runs one work-item per row again.
+    let t = traced("gemver", &["--lane-groups", "off"], &[]);
+    let per = t["A"].sectors_per_request();
+    assert!(
+        per > 16.0,
+        "gemver with --lane-groups off: {per:.2} sectors per request"
     );
 }

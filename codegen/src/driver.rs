@@ -54,9 +54,12 @@ pub struct CompileOptions {
 }
 
 impl CompileOptions {
-    /// Do lane groups share rows of split sums ([`crate::lanes`])? By default on CUDA, not on
-    /// OpenCL: on PoCL (OpenCL on the CPU, the device this project measures OpenCL on) atax's,
-    /// bicg's, gesummv's and gemver's kernels ran 2.5-6x slower with them.
+    /// Are work-items mapped for a GPU's memory: lane groups sharing rows of split sums
+    /// ([`crate::lanes`]), and each group's own parallel loops as work-item dimensions
+    /// (`ptile::gpu_order`)? By default on CUDA, not on OpenCL: on PoCL (OpenCL on the CPU, the
+    /// device this project measures OpenCL on) atax's, bicg's, gesummv's and gemver's kernels
+    /// ran 2.5-6x slower with lane groups, and ludcmp's LARGE kernels 4.3x slower with the
+    /// group's own loops shared out.
     pub fn lanes(&self) -> bool {
         self.lane_groups.unwrap_or(self.target == Target::Cuda)
     }

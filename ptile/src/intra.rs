@@ -118,17 +118,26 @@ fn group_parallel(order: &mut IntraOrder, schedule: &Schedule, start: usize, stm
 }
 
 /// The GPU order of a group's tile body: sequential dimensions, the cut, parallel dimensions
-/// (the one to map to neighbouring work-items last).
+/// (the one to map to neighbouring work-items last). With `own_loops`, as on the CPU, the
+/// dimensions parallel for the group's own statements count as parallel
+/// ([`group_parallel`]): gemver's update `A[i][j] += ...` shares its band with sums sequential
+/// along `j`, and without it one work-item ran each row, its neighbours a row apart (30
+/// sectors a warp request on the CUDA emulator's memory trace, 7.5 with it). On PoCL the
+/// extra work-items cost (ludcmp LARGE's kernels 2.1 -> 9.0 s), so the GPU targets take it
+/// where they take lane groups (`codegen::CompileOptions::lanes`).
 pub fn gpu_order(
     scop: &Scop,
     schedule: &Schedule,
     space: &TileSpace,
     stmts: &[usize],
+    own_loops: bool,
 ) -> IntraOrder {
     let mut order = algorithm4(scop, space);
     let start = space.band_start();
     let algorithm4_parallel = order.parallel.clone();
-    group_parallel(&mut order, schedule, start, stmts);
+    if own_loops {
+        group_parallel(&mut order, schedule, start, stmts);
+    }
     // A dimension no statement of the group loops along (a constant row, as an
     // initialisation's inner one) stays as it was: as a thread dimension it would only
     // add a coordinate of extent one to every work-item.

@@ -68,8 +68,10 @@ pub struct Lowering<'a, 'c> {
     /// GPU: run tiles along a reduction's loop in parallel, their partial results added
     /// atomically (`lower::reductions`); `--no-reductions` turns it off.
     pub reductions: bool,
-    /// GPU: let lane groups share the rows of split sums that read their matrix along the
-    /// summed loop (`lower::lanes`; [`crate::CompileOptions::lanes`]).
+    /// GPU: map work-items for a GPU's memory ([`crate::CompileOptions::lanes`]): lane groups
+    /// share the rows of split sums that read their matrix along the summed loop
+    /// (`lower::lanes`), and each group's own parallel loops are work-item dimensions
+    /// (`ptile::gpu_order`).
     pub lanes: bool,
 }
 

@@ -18,7 +18,13 @@ impl Lowering<'_, '_> {
     /// The GPU mapping of a group ([`GpuMapping`]).
     pub(super) fn gpu_mapping(&self, group: &TileGroup) -> GpuMapping {
         let start = self.start();
-        let mut order = ptile::gpu_order(self.scop, self.schedule, self.space, &group.statements);
+        let mut order = ptile::gpu_order(
+            self.scop,
+            self.schedule,
+            self.space,
+            &group.statements,
+            self.lanes,
+        );
         let par: Vec<usize> = order
             .band_dims()
             .into_iter()
@@ -75,7 +81,13 @@ impl Lowering<'_, '_> {
     /// crosses two points of the band, so the work-items need no barrier between them.
     pub(super) fn summing_mapping(&self, group: &TileGroup) -> GpuMapping {
         let start = self.start();
-        let mut order = ptile::gpu_order(self.scop, self.schedule, self.space, &group.statements);
+        let mut order = ptile::gpu_order(
+            self.scop,
+            self.schedule,
+            self.space,
+            &group.statements,
+            self.lanes,
+        );
         let mut dims = order.band_dims();
         let score = |k: usize| {
             ptile::intra::stride_score(self.scop, self.schedule, &group.statements, start + k)
