@@ -18,7 +18,8 @@
    (NaN doubles, -1 integers) and a block's dynamic shared memory as 0xa5 bytes, so that
    reading what nobody wrote shows. What it does not model: warps running in lockstep (code
    that relies on it without a shuffle or barrier is wrong on a GPU anyway), the memory
-   model, timing. */
+   model, timing. What it can count instead: with POLYC_EMU_TRACE=1, the 32-byte sectors each
+   warp request to the kernels' arrays touches ("The memory trace" below). */
 #ifndef POLYC_CUDA_EMU_H
 #define POLYC_CUDA_EMU_H
 #include <math.h>

@@ -120,7 +120,7 @@ fn group_parallel(order: &mut IntraOrder, schedule: &Schedule, start: usize, stm
 /// The GPU order of a group's tile body: sequential dimensions, the cut, parallel dimensions
 /// (the one to map to neighbouring work-items last). With `own_loops`, as on the CPU, the
 /// dimensions parallel for the group's own statements count as parallel
-/// ([`group_parallel`]): gemver's update `A[i][j] += ...` shares its band with sums sequential
+/// (`group_parallel`): gemver's update `A[i][j] += ...` shares its band with sums sequential
 /// along `j`, and without it one work-item ran each row, its neighbours a row apart (30
 /// sectors a warp request on the CUDA emulator's memory trace, 7.5 with it). On PoCL the
 /// extra work-items cost (ludcmp LARGE's kernels 2.1 -> 9.0 s), so the GPU targets take it
