@@ -309,24 +309,17 @@ fn traced(name: &str, flags: &[&str], env: &[(&str, &str)]) -> BTreeMap<String, 
     let work = scratch_dir(&format!("cuda-emulated-trace-{name}"));
     let k = polybench::kernel(name).unwrap();
     let mut build = Build::new("SMALL", false);
-    build.cflags = vec!["-O0".into()];
-    build.dump_arrays = false;
     build.ldflags = runtime_ldflags();
     let cu = work.join(format!("{name}.cu"));
     let flags: Vec<&str> = ["--target", "cuda"].iter().chain(flags).copied().collect();
     common::polyc_kernel(&k, &build, &flags, &cu).unwrap();
-    let exe = work.join(name);
-    cuda_emu::compile_kernel(&k, &cu, &build, &exe).unwrap();
-    let driver = cuda_emu::driver(&work.join("cuda-driver")).unwrap();
-    let o = std::process::Command::new(&exe)
-        .envs(cuda_emu::env(&driver))
-        .envs(env.iter().copied())
-        .env("POLYC_EMU_TRACE", "1")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{name}: {err}");
-    cuda_emu::traffic_per_array(&err)
+    let env: Vec<(String, String)> = env
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    let traced = cuda_emu::trace_kernel(&k, &cu, &build, &env, &work)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    cuda_emu::per_array(&traced)
 }
 
 /// Work-items next to each other read neighbouring elements of the matrices: at most 8

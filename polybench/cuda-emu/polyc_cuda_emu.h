@@ -157,6 +157,12 @@ inline unsigned char *dynamic_shared;
 inline std::map<const void *, int> optin; /* kernel -> dynamic shared memory it may use */
 inline std::map<uintptr_t, size_t> allocations;
 inline int last_error;
+/* Whether the environment variable `name` is `value`. */
+inline bool env_is(const char *name, const char *value) {
+  const char *s = getenv(name);
+  return s && strcmp(s, value) == 0;
+}
+
 /* What ran, printed at exit with POLYC_EMU_STATS=1 (the tests check that shuffles ran). */
 inline unsigned long launches, blocks_run, barriers, warp_shuffles;
 
@@ -165,17 +171,12 @@ inline void print_stats() {
           blocks_run, barriers, warp_shuffles);
 }
 inline const int stats_at_exit = [] {
-  const char *s = getenv("POLYC_EMU_STATS");
-  if (s && strcmp(s, "1") == 0) atexit(print_stats);
+  if (env_is("POLYC_EMU_STATS", "1")) atexit(print_stats);
   return 0;
 }();
 
 inline bool reverse_order() {
-  static int r = -1;
-  if (r < 0) {
-    const char *o = getenv("POLYC_EMU_ORDER");
-    r = o && strcmp(o, "reverse") == 0;
-  }
+  static const bool r = env_is("POLYC_EMU_ORDER", "reverse");
   return r;
 }
 
@@ -258,11 +259,7 @@ inline std::map<std::pair<std::string, std::string>, Traffic> traffic;
 inline std::unordered_map<std::string, std::unordered_set<uintptr_t>> launch_sectors;
 
 inline bool tracing() {
-  static int t = -1;
-  if (t < 0) {
-    const char *s = getenv("POLYC_EMU_TRACE");
-    t = s && strcmp(s, "1") == 0;
-  }
+  static const bool t = env_is("POLYC_EMU_TRACE", "1");
   return t;
 }
 

@@ -19,9 +19,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use polybench::cuda_emu::{self, Traffic};
+use polybench::cuda_emu::{self, KernelArray, Traffic};
 use polybench::harness::{self, Build};
 use polybench::Kernel;
 
@@ -76,16 +76,14 @@ fn usage(flag: &str) -> ! {
     std::process::exit(2)
 }
 
-/// A GPU kernel (function) of the program and an array it accesses.
-type Key = (String, String);
+type Traced = BTreeMap<KernelArray, Traffic>;
 
-/// Compile, build and run `k` with the trace on; its traffic per array and the seconds taken.
-fn trace(o: &Options, k: &Kernel, work: &Path) -> Result<(BTreeMap<Key, Traffic>, f64), String> {
-    let start = Instant::now();
+/// Compile `k` with polyc for CUDA, build it for the emulator and run it with the trace on.
+fn trace(o: &Options, k: &Kernel, work: &Path) -> Result<Traced, String> {
     let dir = work.join(&k.name);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let cu = dir.join(format!("{}.cu", k.name));
-    let build = Build::new(&o.dataset, false);
+    let mut build = Build::new(&o.dataset, false);
     let out = Command::new(&o.polyc)
         .args(build.cpp_flags(k))
         .args(["--target", "cuda"])
@@ -105,34 +103,11 @@ fn trace(o: &Options, k: &Kernel, work: &Path) -> Result<(BTreeMap<Key, Traffic>
         .args(["--print-libs", "--target", "cuda"])
         .output()
         .map_err(|e| e.to_string())?;
-    let ldflags: Vec<String> = String::from_utf8_lossy(&libs.stdout)
+    build.ldflags = String::from_utf8_lossy(&libs.stdout)
         .split_whitespace()
         .map(String::from)
         .collect();
-    let exe = dir.join(&k.name);
-    let build = Build {
-        cflags: vec!["-O0".into()],
-        dump_arrays: false,
-        ldflags,
-        ..build
-    };
-    cuda_emu::compile_kernel(k, &cu, &build, &exe)?;
-    let driver = cuda_emu::driver(&work.join("cuda-driver"))?;
-    let mut cmd = Command::new(&exe);
-    cmd.envs(cuda_emu::env(&driver))
-        .envs(o.env.iter().cloned())
-        .env("POLYC_EMU_TRACE", "1")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped());
-    let child = cmd.spawn().map_err(|e| e.to_string())?;
-    let done = harness::run_to_end(child, Duration::from_secs(1800)).map_err(|e| e.to_string())?;
-    if !done.status.is_some_and(|s| s.success()) {
-        return Err(format!("run failed: {}", done.stderr.trim()));
-    }
-    Ok((
-        cuda_emu::traffic(&done.stderr),
-        start.elapsed().as_secs_f64(),
-    ))
+    cuda_emu::trace_kernel(k, &cu, &build, &o.env, work)
 }
 
 fn mb(sectors: u64) -> f64 {
@@ -140,13 +115,10 @@ fn mb(sectors: u64) -> f64 {
 }
 
 /// A table row of kernel `name`: its total, and the array with the most sectors.
-fn row(name: &str, traced: &BTreeMap<Key, Traffic>) -> String {
+fn row(name: &str, traced: &Traced) -> String {
     let mut total = Traffic::default();
-    let mut arrays: BTreeMap<&str, Traffic> = BTreeMap::new();
-    for ((_, array), t) in traced {
-        total.add(t);
-        arrays.entry(array).or_default().add(t);
-    }
+    traced.values().for_each(|t| total.add(t));
+    let arrays = cuda_emu::per_array(traced);
     let worst = arrays
         .iter()
         .max_by_key(|(_, t)| t.sectors)
@@ -170,7 +142,7 @@ fn row(name: &str, traced: &BTreeMap<Key, Traffic>) -> String {
 }
 
 /// The table of `name`'s kernel functions and arrays.
-fn detail(name: &str, traced: &BTreeMap<Key, Traffic>) -> String {
+fn detail(name: &str, traced: &Traced) -> String {
     let mut text = format!(
         "\n## {name}\n\n| kernel function | array | launches | requests | sectors per request | bytes used | MB, no cache | MB, data-sized cache |\n|---|---|---|---|---|---|---|---|\n"
     );
@@ -222,7 +194,7 @@ fn main() {
     let mut failed = 0;
     for (name, r) in &results {
         match r {
-            Ok((arrays, _)) => text += &(row(name, arrays) + "\n"),
+            Ok(traced) => text += &(row(name, traced) + "\n"),
             Err(e) => {
                 failed += 1;
                 text += &format!("| {name} | failed: {} |\n", e.lines().next().unwrap_or(""));
@@ -231,7 +203,7 @@ fn main() {
     }
     if o.detail {
         for (name, r) in &results {
-            if let Ok((traced, _)) = r {
+            if let Ok(traced) = r {
                 text += &detail(name, traced);
             }
         }

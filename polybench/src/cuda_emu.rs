@@ -258,9 +258,12 @@ impl Traffic {
     }
 }
 
+/// A GPU kernel (function) of the program and an array it accesses.
+pub type KernelArray = (String, String);
+
 /// The memory trace in a program's `stderr`: (kernel function, array) -> its traffic.
-pub fn traffic(stderr: &str) -> BTreeMap<(String, String), Traffic> {
-    let mut traced: BTreeMap<(String, String), Traffic> = BTreeMap::new();
+pub fn traffic(stderr: &str) -> BTreeMap<KernelArray, Traffic> {
+    let mut traced: BTreeMap<KernelArray, Traffic> = BTreeMap::new();
     for line in stderr.lines() {
         let Some(fields) = line.strip_prefix("polyc-cuda-emu: trace kernel=") else {
             continue;
@@ -285,13 +288,47 @@ pub fn traffic(stderr: &str) -> BTreeMap<(String, String), Traffic> {
     traced
 }
 
-/// [`traffic`] summed per array over the kernel functions.
-pub fn traffic_per_array(stderr: &str) -> BTreeMap<String, Traffic> {
+/// [`traffic`]'s answer summed per array over the kernel functions.
+pub fn per_array(traced: &BTreeMap<KernelArray, Traffic>) -> BTreeMap<String, Traffic> {
     let mut arrays: BTreeMap<String, Traffic> = BTreeMap::new();
-    for ((_, array), t) in traffic(stderr) {
-        arrays.entry(array).or_default().add(&t);
+    for ((_, array), t) in traced {
+        arrays.entry(array.clone()).or_default().add(t);
     }
     arrays
+}
+
+/// Build the generated `cu` of kernel `k` for the emulator as `build` says (its dataset and
+/// libraries; at -O0, without dumps), run it in `work` in the environment `env` with the
+/// memory trace on, and read the trace ([`traffic`]).
+pub fn trace_kernel(
+    k: &Kernel,
+    cu: &Path,
+    build: &Build,
+    env: &[(String, String)],
+    work: &Path,
+) -> Result<BTreeMap<KernelArray, Traffic>, String> {
+    let build = Build {
+        cflags: vec!["-O0".into()],
+        dump_arrays: false,
+        ..build.clone()
+    };
+    let exe = cu.with_extension("traced");
+    compile_kernel(k, cu, &build, &exe)?;
+    let driver = driver(&work.join("cuda-driver"))?;
+    let child = Command::new(&exe)
+        .envs(self::env(&driver))
+        .envs(env.iter().cloned())
+        .env("POLYC_EMU_TRACE", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let done = crate::harness::run_to_end(child, std::time::Duration::from_secs(1800))
+        .map_err(|e| format!("{}: {e}", exe.display()))?;
+    if !done.status.is_some_and(|s| s.success()) {
+        return Err(format!("{} failed: {}", exe.display(), done.stderr.trim()));
+    }
+    Ok(traffic(&done.stderr))
 }
 
 fn run(cmd: &mut Command) -> Result<(), String> {
@@ -339,7 +376,7 @@ mod tests {
         let t = traffic(err);
         assert_eq!(t.len(), 2);
         assert_eq!(t[&("k1".to_string(), "A".to_string())].sectors, 32);
-        let a = traffic_per_array(err)["A"];
+        let a = per_array(&t)["A"];
         assert_eq!(
             a,
             Traffic {

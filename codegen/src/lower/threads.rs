@@ -15,16 +15,22 @@ use crate::ir::{base, KLoop, KNode, ThreadLayout};
 pub(super) type GpuMapping = (IntraOrder, Option<(ThreadLayout, bool)>, usize, usize);
 
 impl Lowering<'_, '_> {
-    /// The GPU mapping of a group ([`GpuMapping`]).
-    pub(super) fn gpu_mapping(&self, group: &TileGroup) -> GpuMapping {
-        let start = self.start();
-        let mut order = ptile::gpu_order(
+    /// The GPU order of a group's tile body, with its own parallel loops shared out where
+    /// work-items are mapped for a GPU's memory ([`Lowering::lanes`]).
+    fn gpu_order(&self, group: &TileGroup) -> IntraOrder {
+        ptile::gpu_order(
             self.scop,
             self.schedule,
             self.space,
             &group.statements,
             self.lanes,
-        );
+        )
+    }
+
+    /// The GPU mapping of a group ([`GpuMapping`]).
+    pub(super) fn gpu_mapping(&self, group: &TileGroup) -> GpuMapping {
+        let start = self.start();
+        let mut order = self.gpu_order(group);
         let par: Vec<usize> = order
             .band_dims()
             .into_iter()
@@ -81,13 +87,7 @@ impl Lowering<'_, '_> {
     /// crosses two points of the band, so the work-items need no barrier between them.
     pub(super) fn summing_mapping(&self, group: &TileGroup) -> GpuMapping {
         let start = self.start();
-        let mut order = ptile::gpu_order(
-            self.scop,
-            self.schedule,
-            self.space,
-            &group.statements,
-            self.lanes,
-        );
+        let mut order = self.gpu_order(group);
         let mut dims = order.band_dims();
         let score = |k: usize| {
             ptile::intra::stride_score(self.scop, self.schedule, &group.statements, start + k)
